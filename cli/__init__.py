@@ -1,0 +1,1 @@
+"""The ``bellwether`` command: one module per group of subcommands."""

@@ -1,0 +1,94 @@
+"""Games and records: ``games``, ``replay``, ``validate``, ``export``, ``sessions``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from companion import records, registry
+from companion.session import Session
+
+from .common import open_store, print_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("games", help="list the registered games, one name a line")
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("replay", help="replay a game record and print the final state, scores and outcome")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("validate", help="check a game record; name the first illegal line")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("export", help="print a stored game as a game record")
+    p.add_argument("id", type=int)
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("sessions", help="list stored games")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_sessions)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    for name in registry.BUILTIN:
+        print(name)
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    session = Session.from_record(records.read(args.file))
+    if args.json:
+        print_json(session.to_json())
+        return 0
+    summary = session.to_json()
+    print(f"{session.game.title}: {len(session.events)} events")
+    for name, points in summary["scores"].items():
+        print(f"  {name}: {points}")
+    outcome = session.outcome()
+    if outcome is None:
+        print(f"Not finished. Next: {session.prompt().text}")
+    else:
+        print("Ranking: " + ", ".join(outcome.ranking))
+        if outcome.tie_break:
+            print(f"Tie-break: {outcome.tie_break}")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    record = records.read(args.file)
+    session = Session.from_record(record)
+    print(f"{args.file}: ok, {len(record.events)} events of {session.game.title}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        session = Session.resume(store, args.id)
+        text = records.dumps(session.record(exported=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_sessions(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        infos = store.sessions()
+    if args.json:
+        print_json([{"id": i.id, "game": i.game, "players": i.players, "updated": i.updated, **i.summary} for i in infos])
+        return 0
+    if not infos:
+        print("No stored games yet.")
+    for i in infos:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(i.updated))
+        state = "finished" if i.summary.get("outcome") else "in play"
+        print(f"{i.id:>4}  {when}  {i.game:<15} {', '.join(i.players):<30} {state}, {i.summary.get('events', 0)} events")
+    return 0

@@ -1,0 +1,91 @@
+"""Reading TOML settings and profiles so that a bad value names its file,
+its key and what was expected (``ConfigError``), never a traceback."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .errors import ConfigError
+
+T = TypeVar("T")
+
+
+def load_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Parse a TOML file; a syntax error becomes a ConfigError with the line."""
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(p, "(file)", "valid TOML", str(e)) from None
+
+
+class Table:
+    """A TOML table that knows its file and key path, for exact errors.
+
+    >>> t = Table({"mic": {"rate": "fast"}}, "profile.toml")
+    >>> t.table("mic").number("rate")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ConfigError: profile.toml: mic.rate: expected a number, got 'fast'
+    """
+
+    def __init__(self, data: Mapping[str, Any], file: object, prefix: str = "") -> None:
+        self.data = data
+        self.file = file
+        self.prefix = prefix
+
+    def _key(self, key: str) -> str:
+        return f"{self.prefix}{key}"
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.data
+
+    def get(self, key: str, check: Callable[[Any], bool], expected: str, default: Any = ...) -> Any:
+        if key not in self.data:
+            if default is ...:
+                raise ConfigError(self.file, self._key(key), expected, "nothing")
+            return default
+        value = self.data[key]
+        if not check(value):
+            raise ConfigError(self.file, self._key(key), expected, value)
+        return value
+
+    def table(self, key: str, default: Any = ...) -> Table:
+        value = self.get(key, lambda v: isinstance(v, Mapping), "a table", default)
+        return Table(value if value is not None else {}, self.file, f"{self._key(key)}.")
+
+    def number(self, key: str, default: Any = ..., lo: float | None = None, hi: float | None = None) -> float:
+        def ok(v: Any) -> bool:
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                return False
+            return (lo is None or v >= lo) and (hi is None or v <= hi)
+
+        rng = "" if lo is None and hi is None else f" from {lo} to {hi}" if lo is not None and hi is not None else (f" >= {lo}" if lo is not None else f" <= {hi}")
+        v = self.get(key, ok, f"a number{rng}", default)
+        return float(v) if v is not None else v
+
+    def integer(self, key: str, default: Any = ..., lo: int | None = None, hi: int | None = None) -> int:
+        def ok(v: Any) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool) and (lo is None or v >= lo) and (hi is None or v <= hi)
+
+        rng = "" if lo is None and hi is None else f" from {lo} to {hi}" if lo is not None and hi is not None else (f" >= {lo}" if lo is not None else f" <= {hi}")
+        return self.get(key, ok, f"a whole number{rng}", default)
+
+    def string(self, key: str, default: Any = ..., choices: tuple[str, ...] | None = None) -> str:
+        if choices:
+            return self.get(key, lambda v: v in choices, "one of " + ", ".join(map(repr, choices)), default)
+        return self.get(key, lambda v: isinstance(v, str), "a string", default)
+
+    def boolean(self, key: str, default: Any = ...) -> bool:
+        return self.get(key, lambda v: isinstance(v, bool), "true or false", default)
+
+    def list(self, key: str, default: Any = ..., of: Callable[[Any], bool] = lambda v: True, expected: str = "a list") -> list[Any]:
+        return self.get(key, lambda v: isinstance(v, list) and all(of(x) for x in v), expected, default)
+
+
+def load_table(path: str | os.PathLike[str]) -> Table:
+    return Table(load_toml(path), Path(path))

@@ -1,0 +1,121 @@
+"""The event record: every input to a game, whatever it came from.
+
+A physical die read by the camera, a GPIO button, a whistle heard by the
+microphone, a tap on the screen: all become an :class:`Event`.  Games are pure
+functions of their setup and the events fed to them, so a game record (a list
+of events) replays to exactly the same state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any
+
+# Event types the core and several games share.  Games add their own types
+# (for example ``move`` or ``play-card``); these are the ones sensors emit.
+ROLL = "roll"  # payload: {"die": str, "faces": [...]}  (dice are chance events)
+WHISTLE = "whistle"  # payload: {"blower": str|None, "peak_hz", "onset", "offset"}
+CORRECTION = "correction"  # the table overrides what the app believes
+ANSWER = "answer"  # the table answers a question the app asked (e.g. "Who blew?")
+
+
+class Source(str, Enum):
+    CAMERA = "camera"
+    GPIO = "gpio"
+    MICROPHONE = "microphone"
+    TOUCH = "touch"
+    KEYBOARD = "keyboard"
+    REPLAY = "replay"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def _freeze(value: Any) -> Any:
+    # Payloads are JSON-shaped; freezing them keeps an Event truly immutable
+    # so a state that holds one can never be changed behind the session's back.
+    if isinstance(value, Mapping):
+        return MappingProxyType({str(k): _freeze(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """The plain JSON form (dicts and lists) of a frozen payload value."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Event:
+    type: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    player: str | None = None
+    time: float = 0.0  # seconds since the epoch (sensors convert their stream time)
+    source: Source = Source.TOUCH
+    confidence: float | None = None  # sensors only: 0..1
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.type, str) or not self.type:
+            raise ValueError(f"event type: expected a non-empty string, got {self.type!r}")
+        object.__setattr__(self, "payload", _freeze(self.payload or {}))
+        object.__setattr__(self, "source", Source(self.source))
+        if not isinstance(self.time, (int, float)) or not math.isfinite(self.time):
+            raise ValueError(f"event time: expected a finite number, got {self.time!r}")
+        object.__setattr__(self, "time", float(self.time))
+        if self.confidence is not None:
+            c = self.confidence
+            if not isinstance(c, (int, float)) or not 0.0 <= c <= 1.0:
+                raise ValueError(f"event confidence: expected a number from 0 to 1, got {c!r}")
+        if self.player is not None and not isinstance(self.player, str):
+            raise ValueError(f"event player: expected a name or null, got {self.player!r}")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.payload.get(key, default)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type}
+        if self.payload:
+            d["payload"] = thaw(self.payload)
+        if self.player is not None:
+            d["player"] = self.player
+        d["time"] = self.time
+        d["source"] = self.source.value
+        if self.confidence is not None:
+            d["confidence"] = self.confidence
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Event:
+        if not isinstance(d, Mapping):
+            raise ValueError(f"an event must be a JSON object, got {type(d).__name__}")
+        unknown = set(d) - {"type", "payload", "player", "time", "source", "confidence"}
+        if unknown:
+            raise ValueError(f"unknown event keys: {', '.join(sorted(unknown))}")
+        if "type" not in d:
+            raise ValueError("an event needs a 'type'")
+        payload = d.get("payload", {})
+        if not isinstance(payload, Mapping):
+            raise ValueError(f"event payload: expected an object, got {payload!r}")
+        source = d.get("source", "touch")
+        try:
+            source = Source(source)
+        except ValueError:
+            names = ", ".join(s.value for s in Source)
+            raise ValueError(f"event source: expected one of {names}, got {source!r}") from None
+        return cls(
+            type=d["type"],
+            payload=payload,
+            player=d.get("player"),
+            time=d.get("time", 0.0),
+            source=source,
+            confidence=d.get("confidence"),
+        )

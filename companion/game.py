@@ -1,0 +1,178 @@
+"""The rules interface every game implements.
+
+Modelled on OpenSpiel's Python games and python-chess: a game is a stateless
+object of pure functions over an immutable state.  Dice are *chance events fed
+from outside* (``roll`` events), never rolled by the engine, exactly as the
+physical dice on the table are.  An illegal event raises
+:class:`~companion.errors.IllegalAction` naming the rule, and since states are
+immutable the caller's state is untouched.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .errors import IllegalAction, SetupError
+from .events import Event
+
+State = Any  # each game's own frozen dataclass
+
+
+@dataclass(frozen=True)
+class DiceRequest:
+    """Which physical dice the game waits for, so sensors know what to read."""
+
+    die: str  # "d6" (pip), "panic" (colour), "regroup" (+/X), "sheep-hop" (symbol)
+    count: int = 1
+    faces: tuple[Any, ...] = ()  # the legal faces, for on-screen entry
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer the table may give now, as the event it would produce.
+
+    Screens render choices as buttons without knowing the game: a tap sends
+    ``Event(type, payload, player)``.
+    """
+
+    label: str
+    type: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    player: str | None = None
+
+    def event(self, **kw: Any) -> Event:
+        return Event(type=self.type, payload=dict(self.payload), player=self.player, **kw)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who acts now and what they must do, in plain words, with the rule."""
+
+    player: str | None  # None: the whole table must answer
+    text: str
+    rule: str  # the rulebook section this step comes from
+    expects: tuple[str, ...] = ()  # event types accepted now
+    dice: DiceRequest | None = None
+    choices: tuple[Choice, ...] = ()
+    alert: str | None = None  # a ruling to show large (e.g. a whistle penalty)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "text": self.text,
+            "rule": self.rule,
+            "expects": list(self.expects),
+            "dice": None
+            if self.dice is None
+            else {"die": self.dice.die, "count": self.dice.count, "faces": list(self.dice.faces)},
+            "choices": [c.label for c in self.choices],
+            "alert": self.alert,
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The final ranking, best first, and the tie-break that decided it."""
+
+    ranking: tuple[str, ...]
+    tie_break: str | None = None  # a sentence, or None when no tie had to be broken
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ranking": list(self.ranking), "tie_break": self.tie_break}
+
+
+class Game(ABC):
+    """Base of the five games.  Subclasses are stateless; states are values."""
+
+    name: ClassVar[str]  # registry name, e.g. "fleeced"
+    title: ClassVar[str]  # shown to people, e.g. "Fleeced!"
+    rulebook: ClassVar[str]  # file name in the rules folder
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 6
+
+    # -- setup -------------------------------------------------------------
+    def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        """Check and normalise a setup; raise SetupError naming the bad key.
+
+        The common part (a ``players`` list of objects with unique names) is
+        checked here; games extend it with ``super().validate_setup(...)``.
+        """
+        if not isinstance(setup, Mapping):
+            raise SetupError("setup", "an object with a 'players' list", setup)
+        players = setup.get("players")
+        if not isinstance(players, Sequence) or isinstance(players, str):
+            raise SetupError("players", "a list of players", players)
+        n = len(players)
+        if not self.min_players <= n <= self.max_players:
+            raise SetupError(
+                "players",
+                f"{self.min_players} to {self.max_players} players for {self.title}",
+                n,
+            )
+        seen: set[str] = set()
+        norm = []
+        for i, p in enumerate(players):
+            if isinstance(p, str):
+                p = {"name": p}
+            if not isinstance(p, Mapping):
+                raise SetupError(f"players[{i}]", "an object with a 'name'", p)
+            name = p.get("name")
+            if not isinstance(name, str) or not name.strip():
+                raise SetupError(f"players[{i}].name", "a non-empty name", name)
+            name = name.strip()
+            if name in seen:
+                raise SetupError(f"players[{i}].name", "a name no other player has", name)
+            seen.add(name)
+            norm.append({**p, "name": name})
+        options = setup.get("options", {})
+        if not isinstance(options, Mapping):
+            raise SetupError("options", "an object", options)
+        return {**setup, "players": norm, "options": dict(options)}
+
+    @abstractmethod
+    def initial_state(self, setup: Mapping[str, Any]) -> State:
+        """The state before the first event, from a *validated* setup."""
+
+    # -- play --------------------------------------------------------------
+    @abstractmethod
+    def apply(self, state: State, event: Event) -> State:
+        """The state after ``event``; raise IllegalAction (state unchanged)."""
+
+    @abstractmethod
+    def prompt(self, state: State) -> Prompt:
+        """Who acts now and what they must do."""
+
+    @abstractmethod
+    def scores(self, state: State) -> dict[str, int]:
+        """Points per player name, as they stand now."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """None while the game goes on, else the final ranking."""
+
+    @abstractmethod
+    def state_json(self, state: State) -> dict[str, Any]:
+        """What the twin knows, as JSON (``bellwether replay --json``'s ``state``)."""
+
+    # -- optional ----------------------------------------------------------
+    def players(self, state: State) -> list[str]:
+        return [p["name"] for p in state.setup["players"]]
+
+    def is_terminal(self, state: State) -> bool:
+        return self.outcome(state) is not None
+
+    def legal_actions(self, state: State) -> list[Event]:
+        """Events the rules allow now, where the game can enumerate them."""
+        return [c.event() for c in self.prompt(state).choices]
+
+    def turn_phase(self, state: State) -> tuple[int, str]:
+        """(turn number, phase name) for the log, like boardgame.io's ctx."""
+        return (getattr(state, "turn", 0), str(getattr(state, "phase", "")))
+
+    def refuse(self, message: str, rule: str) -> IllegalAction:
+        """Build the error for a forbidden event; raise it at the call site."""
+        return IllegalAction(message, f"{self.title}, {rule}")

@@ -1,0 +1,1 @@
+"""The five games, one package or module each, registered in ``companion.registry``."""
