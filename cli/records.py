@@ -42,7 +42,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    session = Session.from_record(records.read(args.file))
+    session = Session.from_file(args.file)
     if args.json:
         print_json(session.to_json())
         return 0
@@ -61,9 +61,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    record = records.read(args.file)
-    session = Session.from_record(record)
-    print(f"{args.file}: ok, {len(record.events)} events of {session.game.title}")
+    session = Session.from_file(args.file)
+    print(f"{args.file}: ok, {len(session.events)} events of {session.game.title}")
     return 0
 
 
@@ -83,12 +82,16 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         infos = store.sessions()
     if args.json:
-        print_json([{"id": i.id, "game": i.game, "players": i.players, "updated": i.updated, **i.summary} for i in infos])
+        print_json(
+            [{"id": i.id, "game": i.game, "players": i.players, "updated": i.updated, **i.summary} for i in infos]
+        )
         return 0
     if not infos:
         print("No stored games yet.")
     for i in infos:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(i.updated))
         state = "finished" if i.summary.get("outcome") else "in play"
-        print(f"{i.id:>4}  {when}  {i.game:<15} {', '.join(i.players):<30} {state}, {i.summary.get('events', 0)} events")
+        print(
+            f"{i.id:>4}  {when}  {i.game:<15} {', '.join(i.players):<30} {state}, {i.summary.get('events', 0)} events"
+        )
     return 0

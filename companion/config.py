@@ -64,15 +64,29 @@ class Table:
                 return False
             return (lo is None or v >= lo) and (hi is None or v <= hi)
 
-        rng = "" if lo is None and hi is None else f" from {lo} to {hi}" if lo is not None and hi is not None else (f" >= {lo}" if lo is not None else f" <= {hi}")
+        rng = (
+            ""
+            if lo is None and hi is None
+            else f" from {lo} to {hi}"
+            if lo is not None and hi is not None
+            else (f" >= {lo}" if lo is not None else f" <= {hi}")
+        )
         v = self.get(key, ok, f"a number{rng}", default)
         return float(v) if v is not None else v
 
     def integer(self, key: str, default: Any = ..., lo: int | None = None, hi: int | None = None) -> int:
         def ok(v: Any) -> bool:
-            return isinstance(v, int) and not isinstance(v, bool) and (lo is None or v >= lo) and (hi is None or v <= hi)
+            return (
+                isinstance(v, int) and not isinstance(v, bool) and (lo is None or v >= lo) and (hi is None or v <= hi)
+            )
 
-        rng = "" if lo is None and hi is None else f" from {lo} to {hi}" if lo is not None and hi is not None else (f" >= {lo}" if lo is not None else f" <= {hi}")
+        rng = (
+            ""
+            if lo is None and hi is None
+            else f" from {lo} to {hi}"
+            if lo is not None and hi is not None
+            else (f" >= {lo}" if lo is not None else f" <= {hi}")
+        )
         return self.get(key, ok, f"a whole number{rng}", default)
 
     def string(self, key: str, default: Any = ..., choices: tuple[str, ...] | None = None) -> str:
@@ -83,7 +97,9 @@ class Table:
     def boolean(self, key: str, default: Any = ...) -> bool:
         return self.get(key, lambda v: isinstance(v, bool), "true or false", default)
 
-    def list(self, key: str, default: Any = ..., of: Callable[[Any], bool] = lambda v: True, expected: str = "a list") -> list[Any]:
+    def list(
+        self, key: str, default: Any = ..., of: Callable[[Any], bool] = lambda v: True, expected: str = "a list"
+    ) -> list[Any]:
         return self.get(key, lambda v: isinstance(v, list) and all(of(x) for x in v), expected, default)
 
 

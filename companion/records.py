@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,25 +59,38 @@ def _parse_line(path: str, n: int, text: str) -> dict[str, Any]:
     return obj
 
 
-def parse(lines: Iterable[str], path: str = "<record>") -> Record:
-    """Read a record; a malformed line raises RecordError with its number."""
-    record: Record | None = None
+def stream(lines: Iterable[str], path: str = "<record>") -> Iterator[Record | tuple[int, Event]]:
+    """Yield the header as a Record (without events), then ``(line, event)`` pairs.
+
+    Lazy, so that a replay stops at the *first* bad line in file order,
+    whether it is malformed JSON or an event the rules refuse.
+    """
+    header_seen = False
     for n, raw in enumerate(lines, start=1):
         text = raw.strip()
         if not text:
             continue  # blank lines are allowed, e.g. a trailing newline
         obj = _parse_line(path, n, text)
-        if record is None:
-            record = _header(path, n, obj)
+        if not header_seen:
+            header_seen = True
+            yield _header(path, n, obj)
             continue
         try:
-            event = Event.from_dict(obj)
+            yield n, Event.from_dict(obj)
         except ValueError as e:
             raise RecordError(path, n, str(e)) from None
+    if not header_seen:
+        raise RecordError(path, 1, "empty file: expected a header line")
+
+
+def parse(lines: Iterable[str], path: str = "<record>") -> Record:
+    """Read a whole record; a malformed line raises RecordError with its number."""
+    items = stream(lines, path)
+    record = next(items)
+    assert isinstance(record, Record)
+    for n, event in items:  # type: ignore[misc]
         record.events.append(event)
         record.lines.append(n)
-    if record is None:
-        raise RecordError(path, 1, "empty file: expected a header line")
     return record
 
 
@@ -101,12 +114,15 @@ def loads(text: str, path: str = "<record>") -> Record:
     return parse(text.splitlines(), path)
 
 
-def read(path: str | os.PathLike[str]) -> Record:
+def read_text(path: str | os.PathLike[str]) -> str:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise RecordError(str(p), 1, "not a text file (expected UTF-8 JSON Lines)") from None
     except OSError as e:
         raise RecordError(str(p), 0, e.strerror or str(e)) from None
-    return loads(text, str(p))
+
+
+def read(path: str | os.PathLike[str]) -> Record:
+    return loads(read_text(path), str(path))

@@ -13,7 +13,7 @@ UI shows was on disk first.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,16 +83,28 @@ class Session:
     @classmethod
     def from_record(cls, record: records.Record, **kw: Any) -> Session:
         """Replay a game record in memory; an illegal line raises RecordError."""
-        game = registry.get(record.game)
+        return cls._replay(record, zip(record.lines, record.events, strict=True), **kw)
+
+    @classmethod
+    def from_file(cls, path: str, **kw: Any) -> Session:
+        """Replay a record file, stopping at its first bad line (syntax or rules)."""
+        items = records.stream(records.read_text(path).splitlines(), str(path))
+        header = next(items)
+        assert isinstance(header, records.Record)
+        return cls._replay(header, items, **kw)  # type: ignore[arg-type]
+
+    @classmethod
+    def _replay(cls, header: records.Record, lines: Iterable[tuple[int, Event]], **kw: Any) -> Session:
+        game = registry.get(header.game)
         try:
-            session = cls(game, record.setup, **kw)
+            session = cls(game, header.setup, **kw)
         except ValueError as e:
-            raise RecordError(record.path, 1, str(e)) from None
-        for line, event in zip(record.lines, record.events, strict=True):
+            raise RecordError(header.path, 1, str(e)) from None
+        for line, event in lines:
             try:
                 session.apply(event)
             except IllegalAction as e:
-                raise RecordError(record.path, line, str(e)) from None
+                raise RecordError(header.path, line, str(e)) from None
         return session
 
     # -- reading -------------------------------------------------------------

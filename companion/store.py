@@ -60,7 +60,7 @@ def _v1(db: sqlite3.Connection) -> None:
             at         REAL NOT NULL,        -- wall time the entry was stored
             PRIMARY KEY (session_id, seq)
         ) WITHOUT ROWID;
-        """
+        """,
     )
 
 

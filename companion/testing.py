@@ -79,7 +79,9 @@ class Tally(Game):
         if state.finished:
             return Prompt(None, "The game is over.", "End")
         who = self.players(state)[state.active]
-        return Prompt(who, f"{who}: roll the die.", "Turn", expects=(ROLL,), dice=DiceRequest("d6", 1, tuple(range(1, 7))))
+        return Prompt(
+            who, f"{who}: roll the die.", "Turn", expects=(ROLL,), dice=DiceRequest("d6", 1, tuple(range(1, 7)))
+        )
 
     def scores(self, state: TallyState) -> dict[str, int]:
         return dict(zip(self.players(state), state.points, strict=True))
@@ -91,7 +93,10 @@ class Tally(Game):
         return Outcome(tuple(ranked), None)
 
     def state_json(self, state: TallyState) -> dict[str, Any]:
-        return {"points": self.scores(state), "turn": {"number": state.turn, "player": self.players(state)[state.active]}}
+        return {
+            "points": self.scores(state),
+            "turn": {"number": state.turn, "player": self.players(state)[state.active]},
+        }
 
 
 GAME = Tally()

@@ -31,7 +31,9 @@ def shared_data() -> Path:
     return p
 
 
-def run_cli(*args: str, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, input: str | None = None, env: dict[str, str] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """Run the real ``bellwether`` command in a subprocess."""
     return subprocess.run(
         [sys.executable, "-m", "cli", *args],
