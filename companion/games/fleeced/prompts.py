@@ -1,0 +1,274 @@
+"""What the screen shows: the prompt (with every decision as a ready-made event) and the state JSON."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.events import ANSWER, CORRECTION, ROLL, WHISTLE
+from companion.game import Choice, DiceRequest, Prompt
+
+from . import rules, scoring
+from .board import (
+    CARD_KINDS,
+    CARD_TITLES,
+    CHEESE,
+    DOORSTEP,
+    GREEN,
+    HIDEOUTS,
+    HOME,
+    HOMES,
+    JUMP_TO,
+    OTHER,
+    ROLL_TWO,
+    SHEEP_VALUES,
+    SKELETON_KEY,
+    SQUARE,
+    key_for,
+)
+from .hands import can_play
+from .state import FleecedState, Phase
+from .turns import needs_whistle
+
+if TYPE_CHECKING:
+    from .engine import Fleeced
+
+FACES = tuple(range(1, 7))
+SETTLE = "settle"
+
+
+def phase_text(s: FleecedState) -> str:
+    return {
+        Phase.FIRST_ROLL: "everyone rolls two dice to see who goes first",
+        Phase.ROLL: f"{s.player} rolls to {'rustle' if s.move == 'rustle' else 'move'}",
+        Phase.MOVE: f"{s.player} is moving; report where the move ended",
+        Phase.DRAW: f"{s.player} draws a Cheese Card",
+        Phase.DISCARD: f"{s.player} puts one Cheese Card under the pile",
+        Phase.HIDEOUT: "the hideout card's number is awaited",
+        Phase.ACTIONS: f"{s.player} may open, rustle, abandon or end the turn",
+        Phase.NICKED: f"{s.player} decides whether to bribe the police",
+        Phase.TALLY: "the table counts claimed sheep by kind",
+        Phase.OVER: "the game is over",
+    }[s.phase]
+
+
+def _whistle(name: str) -> Choice:
+    return Choice(f"{name} blows the whistle", WHISTLE, {"blower": name}, player=name)
+
+
+def _sheep(n: int) -> str:
+    return f"{n} sheep"
+
+
+def prompt(game: Fleeced, s: FleecedState) -> Prompt:
+    base = _phase_prompt(s)
+    choices = list(base.choices)
+    text, player, expects = base.text, base.player, list(base.expects)
+    if s.check is not None and s.phase not in (Phase.TALLY, Phase.OVER):
+        text = (f"No whistle heard yet: a whistle from {s.player} until {s.margin:g} s after the roll still counts. "
+                + text)
+        choices = [_whistle(s.player), Choice("No whistle: rule now", SETTLE), *choices]
+        expects = [WHISTLE, SETTLE, *expects]
+    if s.questions:
+        player = None
+        text = "Who blew? A whistle was heard but nobody could tell whose."
+        choices = [Choice(f"{n} blew", ANSWER, {"blower": n}) for n in s.names] + [
+            Choice("Nobody: it was noise", ANSWER, {"blower": None})] + choices
+        expects = [ANSWER, *expects]
+    if s.contest is not None and s.phase is not Phase.OVER:
+        from .whistles import can_contest
+
+        if can_contest(game, s):
+            r = s.rulings[s.contest.ruling]
+            label = "I did blow: reverse the ruling" if s.contest.kind == "no-whistle" else \
+                "I didn't blow: reverse the ruling"
+            choices.append(Choice(f"{r.player}: {label}", CORRECTION, {"contest": s.contest.ruling}, player=r.player))
+            expects.append(CORRECTION)
+    return Prompt(player, text, base.rule, tuple(dict.fromkeys(expects)), base.dice, tuple(choices), s.alert)
+
+
+def _phase_prompt(s: FleecedState) -> Prompt:
+    p = s.player
+    dice = DiceRequest("d6", s.dice, FACES)
+    if s.phase is Phase.FIRST_ROLL:
+        return Prompt(p, f"{p}: roll two dice to see who goes first (highest total starts).", rules.FIRST,
+                      (ROLL,), DiceRequest("d6", 2, FACES))
+    if s.phase is Phase.ROLL:
+        return _roll_prompt(s, dice)
+    if s.phase is Phase.MOVE:
+        return _move_prompt(s, dice)
+    if s.phase is Phase.DRAW:
+        cards = [Choice(f"Drew {CARD_TITLES[c]}", "draw", {"card": c}, player=p) for c in CARD_KINDS]
+        return Prompt(p, f"{p} ended on a cheese square: draw a Cheese Card and tap which it is.", rules.CHEESE,
+                      ("draw",), choices=tuple(cards))
+    if s.phase is Phase.DISCARD:
+        kinds = dict.fromkeys(s.hands[s.active])
+        cards = [Choice(f"Put {CARD_TITLES[c]} under the pile", "discard", {"card": c}, player=p) for c in kinds]
+        return Prompt(p, f"{p} holds six Cheese Cards: put one under the pile to keep five.", rules.CHEESE,
+                      ("discard",), choices=tuple(cards))
+    if s.phase is Phase.HIDEOUT:
+        assert s.opening is not None
+        bag = s.sheep.bag
+        counts = [bag] if s.sheep.hideouts == 0 else list(range(bag + 1))
+        return Prompt(p, f"Take a Sheep Hideout Card for the {HIDEOUTS[s.opening]}: how many sheep does it show? "
+                      "Take that many from the bag, unseen, onto the Village Green.", rules.HIDEOUT,
+                      ("hideout-card",), choices=tuple(Choice(str(n), "hideout-card", {"count": n}, player=p)
+                                                      for n in counts))
+    if s.phase is Phase.ACTIONS:
+        return _actions_prompt(s)
+    if s.phase is Phase.NICKED:
+        return Prompt(p, f"{p} is Nicked! Bribe the police with one claimed sheep (it goes to the Village Green), "
+                      "or miss the next turn.", rules.NICKED, ("bribe", "serve"), choices=(
+                          Choice("Bribe the police (one claimed sheep)", "bribe", player=p),
+                          Choice("Miss the next turn", "serve", player=p)))
+    if s.phase is Phase.TALLY:
+        todo = [i for i, t in enumerate(s.tallies) if t is None]
+        who = s.names[todo[0]]
+        zero = tuple(Choice(f"{s.names[i]} claimed no sheep", "tally", dict.fromkeys(SHEEP_VALUES, 0),
+                            player=s.names[i]) for i in todo if not s.sheep.claimed[i])
+        return Prompt(who, f"All 40 sheep are claimed. Turn them over: how many white (1, 2, 3), grey (4) and "
+                      f"black (6) did {who} claim ({s.sheep.claimed[todo[0]]} sheep)?", rules.VICTORY, ("tally",),
+                      choices=zero)
+    ranking, tie = scoring.ranking(s)
+    text = f"Game over. {ranking[0]} wins." + (f" {tie}" if tie else "")
+    return Prompt(None, text, rules.VICTORY)
+
+
+def _roll_prompt(s: FleecedState, dice: DiceRequest) -> Prompt:
+    p, a = s.player, s.active
+    choices: list[Choice] = []
+    want_whistle = needs_whistle(s) is not None and not s.whistled
+    if want_whistle:
+        choices.append(_whistle(p))
+    if s.move == "rustle":
+        assert s.rustle is not None
+        src = "the Village Green" if s.rustle.source == GREEN else f"{s.rustle.source}'s flock"
+        text = f"{p} rustles from {src}: blow your whistle, then roll two dice."
+        if s.whistled:
+            text = f"{p} rustles from {src}: whistle heard, roll two dice."
+        return Prompt(p, text, rules.RUSTLING, (ROLL, WHISTLE), dice, tuple(choices))
+    start = "Start next to the Police Station. " if s.start_at_police else ""
+    if s.in_tow:
+        text = f"{start}{p} has {_sheep(s.in_tow)} in tow: blow your whistle, then roll two dice."
+        if s.whistled:
+            text = f"{start}{p}: whistle heard, roll two dice and move with your {_sheep(s.in_tow)}."
+        choices.append(Choice(f"Abandon {_sheep(s.in_tow)} to the Green", "abandon", player=p))
+    else:
+        text = f"{start}{p}: roll {'two dice' if s.dice == 2 else 'one die'} and move."
+        if not s.roll2 and can_play(s, a, ROLL_TWO):
+            choices.append(Choice("Play 'Roll 2 x Dice'", "play", {"card": ROLL_TWO}, player=p))
+        if can_play(s, a, JUMP_TO):
+            choices.append(Choice("Play 'Jump to…' instead of rolling", "play", {"card": JUMP_TO}, player=p))
+    if can_play(s, a, OTHER):
+        choices.append(Choice("Play another Cheese Card", "play", {"card": OTHER}, player=p))
+    return Prompt(p, text, rules.MOVING, (ROLL, WHISTLE, "play", "abandon"), dice, tuple(choices))
+
+
+def _move_prompt(s: FleecedState, dice: DiceRequest) -> Prompt:
+    p = s.player
+    total = sum(s.rolls)
+    moved = "Jump to the card's place" if s.jumped else f"Move {total}"
+    rustling = s.move == "rustle"
+    landings: list[Choice] = [
+        Choice("Ended on a plain square", "landed", {"where": SQUARE}, player=p),
+        Choice("Ended on a cheese square", "landed", {"where": CHEESE}, player=p),
+        Choice(f"Reached Home ({HOMES[s.characters[s.active]]})", "landed", {"where": HOME}, player=p),
+    ]
+    opened = {h for h, _ in s.opened}
+    landings += [Choice(f"Ended on the {title} doorstep", "landed", {"where": DOORSTEP, "hideout": h}, player=p)
+                 for h, title in HIDEOUTS.items() if h not in opened]
+    if s.in_tow and not rustling:
+        landings += [Choice(f"Through Home, then a {w} square", "landed", {"where": w, "via_home": True}, player=p)
+                     for w in (SQUARE, CHEESE)]
+    if rustling:
+        landings += [Choice(f"Blocked after {n} of {total} squares", "landed", {"where": SQUARE, "squares": n},
+                            player=p) for n in range(total)]
+    if s.reroll:
+        kind = "six" if s.dice == 1 else "double"
+        text = (f"{moved}, then roll again (a {kind}; a third this turn is Nicked!), or report where you stopped.")
+        return Prompt(p, text, rules.MOVING, (ROLL, "landed"), dice, tuple(landings))
+    return Prompt(p, f"{moved}, then report where {p} ended.", rules.RUSTLING if rustling else rules.MOVING,
+                  ("landed",), None, tuple(landings))
+
+
+def _actions_prompt(s: FleecedState) -> Prompt:
+    p, a = s.player, s.active
+    choices: list[Choice] = []
+    h = s.doorstep
+    if h is not None and not s.opened_this_turn:
+        for card in (key_for(h), SKELETON_KEY):
+            if can_play(s, a, card):
+                choices.append(Choice(f"Open the {HIDEOUTS[h]} with the {CARD_TITLES[card]}", "open",
+                                      {"hideout": h, "card": card}, player=p))
+    if not s.rustled and not s.in_tow:
+        if s.sheep.green:
+            choices.append(Choice(f"Rustle from the Village Green ({_sheep(s.sheep.green)})", "rustle",
+                                  {"from": GREEN}, player=p))
+        choices += [Choice(f"Rustle from {n}'s flock ({_sheep(t)})", "rustle", {"from": n}, player=p)
+                    for i, (n, t) in enumerate(zip(s.names, s.sheep.in_tow, strict=True)) if t and i != a]
+    if s.in_tow:
+        choices.append(Choice(f"Abandon {_sheep(s.in_tow)} to the Green", "abandon", player=p))
+    if can_play(s, a, OTHER):
+        choices.append(Choice("Play another Cheese Card", "play", {"card": OTHER}, player=p))
+    choices.append(Choice("End the turn", "end-turn", player=p))
+    return Prompt(p, f"{p}: open a hideout, rustle a flock next to you, abandon sheep, or end the turn.", rules.TURN,
+                  ("open", "rustle", "abandon", "play", "end-turn"), None, tuple(choices))
+
+
+def state_json(s: FleecedState) -> dict[str, Any]:
+    names = s.names
+    opened = {h for h, _ in s.opened}
+    check = s.check
+    last = s.rulings[-1] if s.rulings else None
+    return {
+        "sheep": {
+            "hideouts": s.sheep.hideouts,
+            "bag": s.sheep.bag,
+            "green": s.sheep.green,
+            "in_tow": dict(zip(names, s.sheep.in_tow, strict=True)),
+            "claimed": dict(zip(names, s.sheep.claimed, strict=True)),
+        },
+        "turn": {
+            "number": s.turn,
+            "player": s.player,
+            "phase": s.phase.value,
+            "move": s.move,
+            "dice": s.dice,
+            "rolls": list(s.rolls),
+            "sixes_or_doubles": s.bonuses,
+            "may_roll_again": s.reroll,
+            "whistled": s.whistled,
+            "rustle": None if s.rustle is None else {"from": s.rustle.source, "whistle_ok": s.rustle.whistle_ok},
+            "rustled": s.rustled,
+            "doorstep": s.doorstep,
+            "start_next_to_police_station": s.start_at_police,
+        },
+        "first_roll": None if s.phase is not Phase.FIRST_ROLL else {
+            "contenders": [names[i] for i in s.contenders],
+            "rolls": {names[i]: t for i, t in s.first_rolls},
+        },
+        "players": {
+            n: {"character": c, "home": HOMES[c]} for n, c in zip(names, s.characters, strict=True)
+        },
+        "hands": {n: list(h) for n, h in zip(names, s.hands, strict=True)},
+        "drawn_this_turn": list(s.fresh),
+        "hideouts": {
+            "opened": [{"hideout": h, "sheep": n} for h, n in s.opened],
+            "closed": [h for h in HIDEOUTS if h not in opened],
+        },
+        "keys_set_aside": list(s.keys_aside),
+        "police": {
+            "misses_next_turn": [n for n, m in zip(names, s.misses_turn, strict=True) if m],
+            "in_station": [n for n, m in zip(names, s.at_police, strict=True) if m],
+        },
+        "whistle": {
+            "margin": s.margin,
+            "pending_check": None if check is None else {
+                "purpose": check.purpose, "roll_time": check.roll_time, "deadline": check.deadline},
+            "who_blew": list(s.questions),
+            "contestable": None if s.contest is None else s.contest.ruling,
+        },
+        "rulings": [r.to_json() for r in s.rulings],
+        "last_ruling": None if last is None else last.text,
+        "tallies": {n: None if t is None else dict(t) for n, t in zip(names, s.tallies, strict=True)},
+    }
+

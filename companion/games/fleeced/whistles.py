@@ -1,0 +1,180 @@
+"""Whistle rulings: before the roll, out of turn, "Who blew?", the timing margin, contests.
+
+Timing.  A camera reports a roll only once the dice settle, so a whistle blown
+as the dice left the hand can be *reported* after the roll.  A whistle by the
+active player up to ``margin`` seconds after the roll's time counts as before
+it.  The engine is a pure fold over events, and nothing arrives when the margin
+runs out, so a roll that needed a whistle and heard none leaves a pending
+:class:`WhistleCheck` instead of a ruling.  It is decided by whichever comes
+first:
+
+- a whistle by the active player timed up to the deadline: it counts, no penalty;
+- a ``settle`` event (the screen sends it when the deadline has passed, so the
+  ruling shows at once; it is also a button), a whistle timed after the deadline,
+  or any other play event: the no-whistle penalty is applied, then that event.
+
+So the ruling is never shown and then taken back, and a replayed record rules
+exactly as the table did.  While an unattributed whistle that could have come
+before the roll is still unanswered ("Who blew?"), the check cannot be decided,
+and events that would decide it are refused until the table answers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from companion.errors import IllegalAction
+from companion.events import ANSWER, CORRECTION, WHISTLE, Event
+
+from . import rules
+from .rules import refuse
+from .state import Contest, FleecedState, Phase, Ruling
+from .turns import add_ruling
+
+if TYPE_CHECKING:
+    from .engine import Fleeced
+
+SETTLE = "settle"
+QUIET_PHASES = (Phase.FIRST_ROLL, Phase.TALLY, Phase.OVER)  # whistles there break no rule
+
+
+def must_decide_check(s: FleecedState, e: Event) -> bool:
+    """Whether the pending whistle check has to be ruled before ``e`` is applied."""
+    if s.check is None or e.type in (ANSWER, CORRECTION):
+        return False
+    if e.type == WHISTLE:
+        return e.time > s.check.deadline
+    return True
+
+
+def fail_check(s: FleecedState, trigger: Event | None) -> FleecedState:
+    """No whistle before the roll: apply the penalty as one contestable ruling."""
+    check = s.check
+    assert check is not None
+    open_q = [t for t in s.questions if check.since < t <= check.deadline]
+    if open_q:
+        raise refuse("answer 'Who blew?' first: that whistle may have come before the roll", rules.WHISTLE)
+    snapshot = replace(s, contest=None, alert=None)
+    if check.purpose == "tow":
+        n = s.in_tow
+        text = f"No whistle before the roll: {s.player}'s {n} sheep hoof it to the Village Green."
+        s = replace(s, sheep=s.sheep.tow_to_green(s.active))
+    else:
+        text = f"No whistle before the roll: {s.player}'s rustle fails and the sheep stay where they are."
+        assert s.rustle is not None
+        s = replace(s, rustle=replace(s.rustle, whistle_ok=False))
+    rule = rules.MOVING if check.purpose == "tow" else rules.RUSTLING
+    s = add_ruling(replace(s, check=None), Ruling("no-whistle", text, rule, s.player))
+    events = () if trigger is None else (trigger,)
+    return replace(s, contest=Contest("no-whistle", len(s.rulings) - 1, snapshot, events))
+
+
+def pass_check(s: FleecedState, at: float | None) -> FleecedState:
+    """The whistle counts as before the roll (``at``: its time, when it came late)."""
+    check = s.check
+    assert check is not None
+    if s.rustle is not None:
+        s = replace(s, rustle=replace(s.rustle, whistle_ok=True))
+    s = replace(s, check=None)
+    if at is None or at <= check.roll_time:
+        return s
+    return add_ruling(s, Ruling(
+        "late-whistle-counted",
+        f"{s.player}'s whistle came {at - check.roll_time:.1f} s after the roll was seen: within the "
+        f"{s.margin:g} s margin, it counts as before the roll.", rules.WHISTLE, s.player))
+
+
+def blower_of(s: FleecedState, e: Event) -> str | None:
+    payload_blower = e.get("blower", e.player)
+    if e.player is not None and payload_blower is not None and payload_blower != e.player:
+        raise refuse(f"the whistle's blower ({payload_blower}) and player ({e.player}) disagree", rules.WHISTLE)
+    if payload_blower is not None and payload_blower not in s.names:
+        raise refuse(f"{payload_blower!r} is not playing", rules.WHISTLE)
+    return payload_blower
+
+
+def on_whistle(s: FleecedState, e: Event) -> FleecedState:
+    blower = blower_of(s, e)
+    if s.phase in QUIET_PHASES:
+        when = "before the game starts" if s.phase is Phase.FIRST_ROLL else "after the game"
+        return replace(s, alert=f"A whistle {when} breaks no rule.")
+    if blower is None:
+        return replace(s, questions=(*s.questions, e.time))
+    return whistle_by(s, s.names.index(blower), e.time)
+
+
+def whistle_by(s: FleecedState, who: int, t: float) -> FleecedState:
+    if who == s.active:
+        check = s.check
+        if check is not None and check.since < t <= check.deadline:
+            return pass_check(s, t)
+        if t > s.last_roll_time:
+            return replace(s, whistled=True)
+        return s
+    name = s.names[who]
+    if not s.sheep.claimed[who]:
+        return add_ruling(s, Ruling("no-penalty", f"{name} blew out of turn but has no claimed sheep to lose: "
+                                    "no penalty.", rules.WHISTLE, name))
+    snapshot = replace(s, contest=None, alert=None)
+    s = add_ruling(replace(s, sheep=s.sheep.claimed_to_green(who)), Ruling(
+        "out-of-turn", f"{name} blew out of turn and loses one claimed sheep to the Village Green.",
+        rules.WHISTLE, name))
+    return replace(s, contest=Contest("out-of-turn", len(s.rulings) - 1, snapshot))
+
+
+def on_answer(s: FleecedState, e: Event) -> FleecedState:
+    """The table answers "Who blew?" for the oldest unattributed whistle."""
+    if not s.questions:
+        raise refuse("no 'Who blew?' question is waiting", rules.WHISTLE)
+    blower = e.get("blower")
+    if blower is not None and blower not in s.names:
+        raise refuse(f"{blower!r} is not playing", rules.WHISTLE)
+    t, rest = s.questions[0], s.questions[1:]
+    s = replace(s, questions=rest)
+    if blower is None:
+        return add_ruling(s, Ruling("noise", "It was noise, not a whistle: no ruling.", rules.WHISTLE))
+    return whistle_by(s, s.names.index(blower), t)
+
+
+def on_contest(game: Fleeced, s: FleecedState, e: Event) -> FleecedState:
+    """Reverse the latest penalty: replay the turn since it with the whistle ruled the other way."""
+    c = s.contest
+    if c is None:
+        raise refuse("there is no whistle ruling to contest this turn (undo to go further back)", rules.WHISTLE)
+    wanted = e.get("contest", c.ruling)
+    if wanted != c.ruling:
+        raise refuse("only the latest whistle penalty, this turn, can be contested; undo to go further back",
+                     rules.WHISTLE)
+    replayed = reverse(game, c)
+    original = s.rulings[c.ruling]
+    reason = "blew before the roll" if c.kind == "no-whistle" else "did not blow"
+    note = Ruling("contested", f"Contested: {original.player} {reason}. Reversed: {original.text}", rules.WHISTLE,
+                  original.player)
+    rulings = (*replayed.rulings, replace(original, contested=True), note)
+    return replace(replayed, rulings=rulings, alert=note.text)
+
+
+def reverse(game: Fleeced, c: Contest) -> FleecedState:
+    base = c.snapshot
+    if c.kind == "no-whistle":
+        base = pass_check(base, None)
+    try:
+        for ev in c.events:
+            base = game.apply(base, ev)
+    except IllegalAction as err:  # the turn went on in a way the reversal forbids
+        reason = err.reason
+        raise refuse(f"cannot reverse that ruling: what followed it is no longer legal ({reason}); "
+                     "undo back to the ruling instead", rules.WHISTLE) from None
+    return replace(base, alert=None)
+
+
+def can_contest(game: Fleeced, s: FleecedState) -> bool:
+    if s.contest is None:
+        return False
+    try:
+        reverse(game, s.contest)
+    except IllegalAction:
+        return False
+    return True
+
