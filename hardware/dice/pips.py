@@ -1,0 +1,365 @@
+"""Reading pip dice: find dark round pips on bright faces, group them into dice,
+keep each die's top face, count.
+
+Why pips first rather than dice first: ivory dice on a light wooden table barely
+differ from the table in colour, but a pip is always a small dark round spot on
+a bright surface, whatever the table.  A morphological black-hat (closing minus
+the image) turns exactly such spots into bright blobs and ignores dark things
+larger than the kernel (cables, keyboards, shadows).
+
+Side faces seen at an angle carry pips too; they are foreshortened (elongated,
+smaller) and sit on the edge of the pip group, so each group keeps only the
+pips that look like the group's largest, roundest ones.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from .model import Box, DieReading
+
+
+@dataclass(frozen=True)
+class PipParams:
+    """Geometry and contrast of pips at the reference width of 640 pixels.
+
+    Sizes scale with the frame (or tray region) width so that the same
+    parameters serve other resolutions; calibration may override them.
+    """
+
+    reference_width: int = 640
+    kernel: int = 15  # black-hat kernel (px): larger than a pip, smaller than a cable blob
+    min_area: float = 14.0  # pip area limits (px^2) at the reference width
+    max_area: float = 260.0
+    min_contrast: float = 0.30  # pip darkness relative to its local surround (0..1)
+    min_background: float = 80.0  # the surround of a pip must be a bright face (grey level)
+    max_elongation: float = 2.6  # major/minor axis: longer blobs are cable edges or scratches
+    min_ring: float = 0.4  # the face around a pip is bright all round (keyboard keys, edges are not)
+    min_fill: float = 0.45  # area / bounding-box area: pips are solid
+    die_size: float = 6.5  # a die's side in pip diameters
+    min_die_gap: float = 6.2  # two dice's face centres are at least this far apart (pip diameters)
+    face_span: float = 5.0  # no two pips of one face are further apart (pip diameters)
+    die_kernel: int = 82  # white top-hat kernel (px) that keeps dice and drops the table
+    die_contrast: int = 15  # a die is this much brighter than the table around it (grey levels)
+    min_top: float = 0.5  # probability from the top-face model above which a pip is on a top face
+
+
+@dataclass(frozen=True)
+class Pip:
+    x: float
+    y: float
+    area: float
+    elongation: float
+    contrast: float
+    box: Box
+    surround: float = 0.0  # median grey level of the face around the pip
+    ring: float = 1.0  # how evenly bright that surround is (1 = all round)
+    depth: float = 0.0  # distance to the edge of the die it lies on, in pip diameters
+    fill: float = 0.785  # area / bounding-box area: a round pip fills pi/4, a square hole 1
+    region_misfit: float = 0.0  # |log(area of the bright object / one die's area)|
+    region_fill: float = 1.0  # area / bounding-box area of that object: a die is compact
+
+    @property
+    def diameter(self) -> float:
+        return 2.0 * math.sqrt(self.area / math.pi)
+
+
+def find_pips(gray: np.ndarray, p: PipParams = PipParams(), scale: float | None = None) -> list[Pip]:
+    """Candidate pips in a grey image: small, solid, round, dark on bright.
+
+    ``scale`` is the camera frame's width over the reference width (a tray
+    region cut from a frame keeps the frame's scale).
+    """
+    scale = gray.shape[1] / p.reference_width if scale is None else scale
+    k = max(5, round(p.kernel * scale) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
+    hat = cv2.subtract(closed, gray)
+    # Contrast relative to the surround, so dim light and bright light agree.
+    thresh = (hat.astype(np.float32) >= p.min_contrast * np.maximum(closed.astype(np.float32), 1.0))
+    mask = (thresh & (closed >= p.min_background)).astype(np.uint8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    amin, amax = p.min_area * scale * scale, p.max_area * scale * scale
+    pips: list[Pip] = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if not amin <= area <= amax:
+            continue
+        if area < p.min_fill * w * h:
+            continue
+        roi = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        m = cv2.moments(roi, binaryImage=True)
+        mu20, mu02, mu11 = m["mu20"] / area, m["mu02"] / area, m["mu11"] / area
+        common = math.sqrt(max(0.0, (mu20 - mu02) ** 2 + 4 * mu11 * mu11))
+        l1 = (mu20 + mu02 + common) / 2
+        l2 = max((mu20 + mu02 - common) / 2, 1e-6)
+        elong = math.sqrt(l1 / l2)
+        if elong > p.max_elongation:
+            continue
+        cx, cy = cents[i]
+        uniformity, surround = _ring(gray, cx, cy, math.sqrt(area / math.pi))
+        if uniformity < p.min_ring:
+            continue
+        contrast = float(hat[y : y + h, x : x + w][roi > 0].mean()) / max(float(closed[int(cy), int(cx)]), 1.0)
+        pips.append(
+            Pip(float(cx), float(cy), float(area), elong, contrast, (x, y, w, h), surround, uniformity, fill=area / (w * h))
+        )
+    return pips
+
+
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
+_COS, _SIN = np.cos(_ANGLES), np.sin(_ANGLES)
+
+
+def _ring(gray: np.ndarray, cx: float, cy: float, r: float) -> tuple[float, float]:
+    """How evenly bright a ring just outside the pip is (1 = bright all round),
+    and its median grey level.
+
+    A pip on a die face is surrounded by face on every side; a dark gap
+    between keyboard keys or a notch at a die's edge is not.
+    """
+    h, w = gray.shape
+    rad = max(1.7 * r, r + 3.0)
+    xs = np.clip((cx + rad * _COS).astype(np.intp), 0, w - 1)
+    ys = np.clip((cy + rad * _SIN).astype(np.intp), 0, h - 1)
+    ring = gray[ys, xs].astype(np.float32)
+    centre = float(gray[min(int(cy), h - 1), min(int(cx), w - 1)])
+    median = float(np.median(ring))
+    spread = median - centre
+    if spread <= 1.0:
+        return 0.0, median
+    return (float(np.percentile(ring, 20)) - centre) / spread, median
+
+
+def group_pips(pips: list[Pip], span: float) -> list[list[Pip]]:
+    """Complete-linkage groups: no two pips of a face are more than ``span``
+    pip diameters apart.
+
+    A face's pips all lie within about four diameters of each other (a six's
+    corners), while the centres of two dice lying side by side are seven or
+    more apart, so complete linkage keeps a two's far-apart pips together and
+    never joins two touching dice, where single linkage would do both wrong.
+    """
+    if not pips:
+        return []
+    d = float(np.median([q.diameter for q in pips]))
+    pts = np.array([(q.x, q.y) for q in pips])
+    dist = np.sqrt(((pts[:, None, :] - pts[None, :, :]) ** 2).sum(-1))
+    clusters: list[list[int]] = [[i] for i in range(len(pips))]
+    limit = span * d
+    while len(clusters) > 1:
+        best, pair = limit, None
+        for i in range(len(clusters)):
+            for j in range(i + 1, len(clusters)):
+                far = dist[np.ix_(clusters[i], clusters[j])].max()
+                if far <= best:
+                    best, pair = far, (i, j)
+        if pair is None:
+            break
+        i, j = pair
+        clusters[i] = clusters[i] + clusters.pop(j)
+    return [[pips[i] for i in c] for c in clusters]
+
+
+def _box(pips: list[Pip], pad: float) -> Box:
+    x0 = min(q.box[0] for q in pips) - pad
+    y0 = min(q.box[1] for q in pips) - pad
+    x1 = max(q.box[0] + q.box[2] for q in pips) + pad
+    y1 = max(q.box[1] + q.box[3] for q in pips) + pad
+    return (int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+
+def _confidence(face: list[Pip], top: float) -> float:
+    """How sure the count is: the top-face model's belief in its pips, their
+    uniform size and their contrast."""
+    areas = np.array([q.area for q in face])
+    spread = float(areas.std() / areas.mean()) if len(face) > 1 else 0.0
+    contrast = float(np.mean([min(q.contrast / 0.6, 1.0) for q in face]))
+    c = 0.6 * top + 0.25 * max(0.0, 1.0 - 2.5 * spread) + 0.15 * contrast
+    if len(face) > 6:
+        c *= 0.3  # more pips than a die has: two dice merged or clutter
+    return max(0.0, min(1.0, c))
+
+
+def die_regions(
+    gray: np.ndarray, pips: list[Pip], p: PipParams, scale: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Label the bright objects that carry pips (dice) at half resolution,
+    with their stats and each pixel's distance to the object's edge.
+
+    A white top-hat keeps what is brighter than its surroundings and smaller
+    than the kernel: dice, not the table or a laptop lid.  Pips are painted in
+    so that they do not punch holes that split a face.
+    """
+    small = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    k = max(9, round(p.die_kernel * scale / 2) | 1)
+    hat = cv2.morphologyEx(small, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = (hat >= p.die_contrast).astype(np.uint8)
+    for q in pips:
+        cv2.circle(mask, (int(q.x / 2), int(q.y / 2)), max(1, int(q.diameter / 4 + 1)), 1, -1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    return labels, stats, depth
+
+
+@dataclass(frozen=True)
+class TopModel:
+    """Standardisation and weights of the top-face logistic regression."""
+
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    weights: tuple[float, ...]
+    bias: float
+
+
+FEATURES = (
+    "log_area_vs_region_max",
+    "log_area_vs_frame_median",
+    "elongation",
+    "elongation_vs_region_min",
+    "surround_vs_region_max",
+    "ring",
+    "contrast",
+    "depth",
+    "fill",
+    "region_misfit",
+    "region_fill",
+)
+
+
+def pip_features(pips: list[Pip], regions: list[int]) -> np.ndarray:
+    """Scale-free features of each pip against its region and the whole frame.
+
+    The top face of a die faces the camera and the light, so its pips are the
+    largest, roundest and most brightly surrounded of their die; side-face
+    pips are foreshortened and shaded.  These comparisons hold for any
+    camera distance and light, which is why they are relative.
+    """
+    if not pips:
+        return np.zeros((0, len(FEATURES)), np.float32)
+    area = np.array([q.area for q in pips], np.float64)
+    elong = np.array([q.elongation for q in pips], np.float64)
+    sur = np.array([q.surround for q in pips], np.float64)
+    reg = np.array(regions)
+    round_areas = area[elong < 1.4]
+    frame_median = float(np.median(round_areas)) if len(round_areas) else float(np.median(area))
+    region_max_area = np.empty_like(area)
+    region_min_elong = np.empty_like(area)
+    region_max_sur = np.empty_like(area)
+    for r in set(regions):
+        sel = reg == r
+        if r == 0:  # not on a bright object: compare with itself only
+            region_max_area[sel], region_min_elong[sel], region_max_sur[sel] = area[sel], elong[sel], sur[sel]
+            continue
+        region_max_area[sel] = area[sel].max()
+        region_min_elong[sel] = elong[sel].min()
+        region_max_sur[sel] = sur[sel].max()
+    return np.stack(
+        [
+            np.log(area / region_max_area),
+            np.log(area / frame_median),
+            elong,
+            elong - region_min_elong,
+            (sur - region_max_sur) / np.maximum(region_max_sur, 1.0),
+            np.array([q.ring for q in pips]),
+            np.array([q.contrast for q in pips]),
+            np.minimum(np.array([q.depth for q in pips]), 4.0),
+            np.array([q.fill for q in pips]),
+            np.minimum(np.array([q.region_misfit for q in pips]), 4.0),
+            np.array([q.region_fill for q in pips]),
+        ],
+        axis=1,
+    ).astype(np.float32)
+
+
+def top_probability(features: np.ndarray, model: TopModel | None = None) -> np.ndarray:
+    """The top-face model: a logistic regression trained by benchmarks/dice_train_pips.py."""
+    if model is None:
+        from . import pip_model
+
+        model = TopModel(pip_model.MEAN, pip_model.SCALE, pip_model.WEIGHTS, pip_model.BIAS)
+    z = ((features - np.asarray(model.mean)) / np.asarray(model.scale)) @ np.asarray(model.weights) + model.bias
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
+
+
+def _one_face_per_die(faces: list[tuple[list[Pip], float]], p: PipParams) -> list[tuple[list[Pip], float]]:
+    """Keep the likeliest face where two lie closer than two dice can.
+
+    Two dice on a table cannot have centres closer than about a die's side
+    (seven pip diameters), so of two faces closer than ``min_die_gap`` one is a
+    side face of the other's die: keep the one the top-face model prefers.
+    """
+    kept: list[tuple[list[Pip], float, float, float, float]] = []
+    for face, pr in sorted(faces, key=lambda f: (-f[1], -len(f[0]))):
+        cx = float(np.mean([q.x for q in face]))
+        cy = float(np.mean([q.y for q in face]))
+        d = float(np.median([q.diameter for q in face]))
+        if all(math.hypot(cx - kx, cy - ky) >= p.min_die_gap * max(d, kd) for _, _, kx, ky, kd in kept):
+            kept.append((face, pr, cx, cy, d))
+    return [(face, pr) for face, pr, *_ in kept]
+
+
+def locate_pips(
+    gray: np.ndarray, params: PipParams, scale: float | None = None
+) -> tuple[list[Pip], list[int], np.ndarray]:
+    """Candidate pips, the bright region each lies on (0 = none), region stats."""
+    scale = gray.shape[1] / params.reference_width if scale is None else scale
+    pips = find_pips(gray, params, scale)
+    labels, stats, depth = die_regions(gray, pips, params, scale)
+    h, w = labels.shape
+    at = [(min(int(q.y / 2), h - 1), min(int(q.x / 2), w - 1)) for q in pips]
+    regions = [int(labels[y, x]) for y, x in at]
+    # Depth inside the bright object, in pip diameters (half-resolution pixels x 2).
+    out = []
+    for q, r, (y, x) in zip(pips, regions, at, strict=True):
+        if r:
+            _, _, bw, bh, area = (float(v) for v in stats[r])
+            misfit = abs(math.log(4.0 * area / (params.die_size * q.diameter) ** 2))
+            fill = area / (bw * bh)
+        else:
+            misfit, fill = 4.0, 0.0
+        out.append(replace(q, depth=2.0 * float(depth[y, x]) / q.diameter, region_misfit=misfit, region_fill=fill))
+    return out, regions, stats
+
+
+def read_pips(
+    frame: np.ndarray, region: Box | None = None, params: PipParams = PipParams(), model: TopModel | None = None
+) -> list[DieReading]:
+    """Every pip die in ``frame`` (BGR or grey), within ``region`` if given."""
+    ox = oy = 0
+    scale = frame.shape[1] / params.reference_width
+    if region is not None:
+        ox, oy, w, h = region
+        frame = frame[oy : oy + h, ox : ox + w]
+    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    pips, regions, _ = locate_pips(gray, params, scale)
+    prob = top_probability(pip_features(pips, regions), model)
+    by_region: dict[int, list[tuple[Pip, float]]] = {}
+    for q, r, pr in zip(pips, regions, prob, strict=True):
+        if pr >= params.min_top:
+            by_region.setdefault(r, []).append((q, float(pr)))
+    faces: list[tuple[list[Pip], float]] = []
+    for lab, members in by_region.items():
+        score = {id(q): pr for q, pr in members}
+        top = [q for q, _ in members]
+        for face in group_pips(top, params.face_span) if lab else [[q] for q in top]:
+            faces.append((face, float(np.mean([score[id(q)] for q in face]))))
+    readings = []
+    for face, pr in _one_face_per_die(faces, params):
+        dd = float(np.median([q.diameter for q in face]))
+        x, y, w, h = _box(face, pad=0.5 * dd)
+        readings.append(
+            DieReading(
+                kind="pips",
+                face=min(len(face), 6),
+                confidence=round(_confidence(face, pr), 3),
+                box=(x + ox, y + oy, w, h),
+            )
+        )
+    readings.sort(key=lambda r: (r.box[1], r.box[0]))
+    return readings
