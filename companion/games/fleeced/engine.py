@@ -27,7 +27,7 @@ from .board import (
     key_for,
 )
 from .rules import refuse
-from .state import FleecedState, Flocks, Phase
+from .state import FleecedState, Flocks, Phase, evolve
 
 DEFAULT_MARGIN = 1.5  # seconds; see docs/games/fleeced.md, "Whistle timing"
 
@@ -107,7 +107,7 @@ class Fleeced(Game):
 
     # -- play ----------------------------------------------------------------
     def apply(self, state: FleecedState, event: Event) -> FleecedState:
-        s = replace(state, alert=None) if state.alert is not None else state
+        s = evolve(state, alert=None) if state.alert is not None else state
         if event.type == SETTLE:  # the screen's timer: the margin has passed, rule now
             if s.check is None:
                 raise refuse("no whistle ruling is waiting", rules.WHISTLE)
@@ -119,7 +119,7 @@ class Fleeced(Game):
             s = self._dispatch(s, event)
             c = s.contest
             if c is not None and c is state.contest and s.turn == state.turn and event.type != CORRECTION:
-                s = replace(s, contest=replace(c, events=(*c.events, event)))  # to replay if contested
+                s = evolve(s, contest=replace(c, events=(*c.events, event)))  # to replay if contested
         return s
 
     def _dispatch(self, s: FleecedState, e: Event) -> FleecedState:
@@ -235,9 +235,9 @@ class Fleeced(Game):
                 raise refuse("'Roll 2 x Dice' is already played this turn", rules.MOVING)
         s = hands.play(s, who, card)
         if card == ROLL_TWO:
-            return replace(s, roll2=True, dice=2)
+            return evolve(s, roll2=True, dice=2)
         if card == JUMP_TO:
-            return replace(s, jumped=True, phase=Phase.MOVE)
+            return evolve(s, jumped=True, phase=Phase.MOVE)
         return s
 
     def _abandon(self, s: FleecedState, e: Event) -> FleecedState:
@@ -246,7 +246,7 @@ class Fleeced(Game):
         if not s.in_tow:
             raise refuse(f"{s.player} has no sheep in tow to abandon", rules.ABANDON)
         n = s.in_tow
-        s = replace(s, sheep=s.sheep.tow_to_green(s.active), dice=2 if s.roll2 else 1,
+        s = evolve(s, sheep=s.sheep.tow_to_green(s.active), dice=2 if s.roll2 else 1,
                     alert=f"{s.player} abandons {n} sheep to the Village Green.")
         return s
 
@@ -263,7 +263,7 @@ class Fleeced(Game):
             raise refuse(f"the {HIDEOUTS[h]} opens with its own key or a skeleton key, not {card!r}", rules.HIDEOUT)
         s = hands.play(s, s.active, card)
         sheep = replace(s.sheep, hideouts=s.sheep.hideouts - 1, bag=s.sheep.bag + 1)
-        return replace(s, sheep=sheep, opening=h, opened_this_turn=True, phase=Phase.HIDEOUT,
+        return evolve(s, sheep=sheep, opening=h, opened_this_turn=True, phase=Phase.HIDEOUT,
                        alert=f"The {HIDEOUTS[h]}'s marker sheep goes into the Sheep Dip bag: draw a hideout card.")
 
     def _hideout_card(self, s: FleecedState, e: Event) -> FleecedState:
@@ -276,7 +276,7 @@ class Fleeced(Game):
                          rules.HIDEOUT)
         assert s.opening is not None
         sheep = replace(s.sheep, bag=bag - n, green=s.sheep.green + n)
-        return replace(s, sheep=sheep, opened=(*s.opened, (s.opening, n)), opening=None, doorstep=None,
+        return evolve(s, sheep=sheep, opened=(*s.opened, (s.opening, n)), opening=None, doorstep=None,
                        phase=Phase.ACTIONS,
                        alert=f"{n} sheep from the {HIDEOUTS[s.opening]} go to the Village Green.")
 

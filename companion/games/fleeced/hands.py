@@ -6,12 +6,10 @@ setup names them, and a ``"?"`` can stand for any card the player later plays.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import rules
 from .board import CARD_KINDS, CARD_TITLES, HAND_LIMIT, HARD_CHEESE, KEYS, SKELETON_KEY, UNSEEN
 from .rules import refuse
-from .state import FleecedState, Phase, set_at
+from .state import FleecedState, Phase, evolve, set_at
 from .turns import arrest
 
 
@@ -31,9 +29,9 @@ def play(s: FleecedState, who: int, card: str) -> FleecedState:
         raise refuse(f"{s.names[who]} holds no {CARD_TITLES.get(card, card)}", rules.CHEESE)
     fresh = s.fresh.count(card) if who == s.active else 0
     i = hand.index(card) if hand.count(card) > fresh else hand.index(UNSEEN)
-    s = replace(s, hands=set_at(s.hands, who, hand[:i] + hand[i + 1 :]))
+    s = evolve(s, hands=set_at(s.hands, who, hand[:i] + hand[i + 1 :]))
     if card in KEYS or card == SKELETON_KEY:
-        s = replace(s, keys_aside=(*s.keys_aside, card))
+        s = evolve(s, keys_aside=(*s.keys_aside, card))
     return s
 
 
@@ -44,8 +42,8 @@ def draw(s: FleecedState, card: str) -> FleecedState:
         return arrest(s, "Hard Cheese!")
     a = s.active
     hand = (*s.hands[a], card)
-    s = replace(s, hands=set_at(s.hands, a, hand), fresh=(*s.fresh, card))
-    return replace(s, phase=Phase.DISCARD if len(hand) > HAND_LIMIT else Phase.ACTIONS)
+    s = evolve(s, hands=set_at(s.hands, a, hand), fresh=(*s.fresh, card))
+    return evolve(s, phase=Phase.DISCARD if len(hand) > HAND_LIMIT else Phase.ACTIONS)
 
 
 def discard(s: FleecedState, card: str) -> FleecedState:
@@ -59,4 +57,4 @@ def discard(s: FleecedState, card: str) -> FleecedState:
     if card in fresh and hand.count(card) < fresh.count(card):
         j = fresh.index(card)
         fresh = fresh[:j] + fresh[j + 1 :]
-    return replace(s, hands=set_at(s.hands, a, hand), fresh=fresh, phase=Phase.ACTIONS)
+    return evolve(s, hands=set_at(s.hands, a, hand), fresh=fresh, phase=Phase.ACTIONS)

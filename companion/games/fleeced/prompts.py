@@ -28,6 +28,7 @@ from .board import (
 from .hands import can_play
 from .state import FleecedState, Phase
 from .turns import needs_whistle
+from .whistles import blocks_check
 
 if TYPE_CHECKING:
     from .engine import Fleeced
@@ -68,12 +69,16 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
                 + text)
         choices = [_whistle(s.player), Choice("No whistle: rule now", SETTLE), *choices]
         expects = [WHISTLE, SETTLE, *expects]
+    dice = base.dice
     if s.questions:
         player = None
         text = "Who blew? A whistle was heard but nobody could tell whose."
-        choices = [Choice(f"{n} blew", ANSWER, {"blower": n}) for n in s.names] + [
-            Choice("Nobody: it was noise", ANSWER, {"blower": None})] + choices
-        expects = [ANSWER, *expects]
+        answers = [Choice(f"{n} blew", ANSWER, {"blower": n}) for n in s.names] + [
+            Choice("Nobody: it was noise", ANSWER, {"blower": None})]
+        if blocks_check(s):  # the roll's ruling waits for this answer: nothing else can go on
+            choices, expects, dice = answers, [ANSWER, WHISTLE], None
+        else:
+            choices, expects = answers + choices, [ANSWER, *expects]
     if s.contest is not None and s.phase is not Phase.OVER:
         from .whistles import can_contest
 
@@ -83,7 +88,7 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
                 "I didn't blow: reverse the ruling"
             choices.append(Choice(f"{r.player}: {label}", CORRECTION, {"contest": s.contest.ruling}, player=r.player))
             expects.append(CORRECTION)
-    return Prompt(player, text, base.rule, tuple(dict.fromkeys(expects)), base.dice, tuple(choices), s.alert)
+    return Prompt(player, text, base.rule, tuple(dict.fromkeys(expects)), dice, tuple(choices), s.alert)
 
 
 def _phase_prompt(s: FleecedState) -> Prompt:

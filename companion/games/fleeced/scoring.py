@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from . import rules
 from .board import SHEEP_VALUES
 from .rules import refuse
-from .state import FleecedState, Phase, set_at
+from .state import FleecedState, Phase, evolve, set_at
 
 
 def tally(s: FleecedState, who: int, counts: Mapping[str, Any]) -> FleecedState:
@@ -28,7 +27,7 @@ def tally(s: FleecedState, who: int, counts: Mapping[str, Any]) -> FleecedState:
         raise refuse(f"{s.names[who]} claimed {claimed} sheep, but the kinds entered add up to {total}", rules.VICTORY)
     tallies = set_at(s.tallies, who, tuple(entry))
     done = all(t is not None for t in tallies)
-    return replace(s, tallies=tallies, phase=Phase.OVER if done else Phase.TALLY)
+    return evolve(s, tallies=tallies, phase=Phase.OVER if done else Phase.TALLY)
 
 
 def points(entry: tuple[tuple[str, int], ...] | None) -> int:

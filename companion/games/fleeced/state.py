@@ -159,3 +159,22 @@ class FleecedState:
     @property
     def in_tow(self) -> int:
         return self.sheep.in_tow[self.active]
+
+
+_STATE_FIELDS = frozenset(FleecedState.__dataclass_fields__)
+
+
+def evolve(s: FleecedState, **changes: Any) -> FleecedState:
+    """``dataclasses.replace`` for the state, without re-running ``__init__``.
+
+    The state has some forty fields and is copied several times per event;
+    ``replace`` was most of the engine's time.  The copy is still a new frozen
+    object: nothing here mutates ``s``.
+    """
+    unknown = changes.keys() - _STATE_FIELDS
+    if unknown:
+        raise TypeError(f"FleecedState has no field(s) {sorted(unknown)}")
+    new = object.__new__(FleecedState)
+    new.__dict__.update(s.__dict__)
+    new.__dict__.update(changes)
+    return new

@@ -11,12 +11,12 @@ from dataclasses import replace
 from . import rules
 from .board import CHEESE, DOORSTEP, GREEN, HIDEOUTS, HOME, LANDINGS, TOTAL_SHEEP
 from .rules import refuse
-from .state import FleecedState, Phase, Ruling, Rustle, WhistleCheck, set_at
+from .state import FleecedState, Phase, Ruling, Rustle, WhistleCheck, evolve, set_at
 
 
 def add_ruling(s: FleecedState, ruling: Ruling) -> FleecedState:
     alert = ruling.text if s.alert is None else f"{s.alert} {ruling.text}"
-    return replace(s, rulings=(*s.rulings, ruling), alert=alert)
+    return evolve(s, rulings=(*s.rulings, ruling), alert=alert)
 
 
 def begin_turn(s: FleecedState, idx: int) -> FleecedState:
@@ -30,7 +30,7 @@ def begin_turn(s: FleecedState, idx: int) -> FleecedState:
         s = add_ruling(s, Ruling("missed-turn", f"{s.names[idx]} is in the Police Station and misses this turn.",
                                  rules.NICKED, s.names[idx]))
         idx = (idx + 1) % n
-    return replace(
+    return evolve(
         s,
         phase=Phase.ROLL,
         turn=s.turn + 1,
@@ -66,16 +66,16 @@ def first_roll(s: FleecedState, who: int, total: int) -> FleecedState:
     rolled = (*s.first_rolls, (who, total))
     if len(rolled) < len(s.contenders):
         nxt = next(p for p in s.contenders if p not in {w for w, _ in rolled})
-        return replace(s, first_rolls=rolled, active=nxt)
+        return evolve(s, first_rolls=rolled, active=nxt)
     best = max(t for _, t in rolled)
     tied = tuple(sorted(w for w, t in rolled if t == best))
     if len(tied) > 1:
         who_tied = " and ".join(s.names[w] for w in tied)
-        s = replace(s, contenders=tied, first_rolls=(), active=tied[0],
+        s = evolve(s, contenders=tied, first_rolls=(), active=tied[0],
                     alert=f"{who_tied} tie on {best}: they roll again.")
         return s
-    s = replace(s, contenders=(), first_rolls=(), alert=f"{s.names[tied[0]]} rolled {best} and goes first.")
-    return begin_turn(replace(s, active=tied[0]), tied[0])
+    s = evolve(s, contenders=(), first_rolls=(), alert=f"{s.names[tied[0]]} rolled {best} and goes first.")
+    return begin_turn(evolve(s, active=tied[0]), tied[0])
 
 
 # -- rolls ------------------------------------------------------------------
@@ -102,7 +102,7 @@ def roll(s: FleecedState, faces: tuple[int, ...], time: float) -> FleecedState:
                 rustle = replace(rustle, whistle_ok=True)
         else:
             check = WhistleCheck(purpose, time, time + s.margin, s.last_roll_time)
-    return replace(
+    return evolve(
         s,
         phase=Phase.MOVE,
         rolls=(*s.rolls, sum(faces)),
@@ -136,23 +136,23 @@ def land(s: FleecedState, where: str, hideout: str | None, via_home: bool, squar
             raise refuse(f"a blocked rustle moves 0 to {sum(s.rolls)} squares, not {squares!r}", rules.RUSTLING)
     if s.move == "rustle":
         s = resolve_rustle(s, sum(s.rolls) if squares is None else squares)
-    s = replace(s, rolls=(), reroll=False, jumped=False, rustle=None,
+    s = evolve(s, rolls=(), reroll=False, jumped=False, rustle=None,
                 doorstep=hideout if where == DOORSTEP else None)
     if where == HOME or via_home:
         s = reach_home(s)
         if s.phase is Phase.TALLY:
             return s
-    return replace(s, phase=Phase.DRAW if where == CHEESE else Phase.ACTIONS)
+    return evolve(s, phase=Phase.DRAW if where == CHEESE else Phase.ACTIONS)
 
 
 def reach_home(s: FleecedState) -> FleecedState:
     n = s.in_tow
     sheep = s.sheep.claim(s.active)
-    s = replace(s, sheep=sheep)
+    s = evolve(s, sheep=sheep)
     if n:
-        s = replace(s, alert=_join(s.alert, f"{s.player} leads {n} sheep Home and claims them."))
+        s = evolve(s, alert=_join(s.alert, f"{s.player} leads {n} sheep Home and claims them."))
     if sum(sheep.claimed) == TOTAL_SHEEP:
-        s = replace(s, phase=Phase.TALLY, check=None, reroll=False,
+        s = evolve(s, phase=Phase.TALLY, check=None, reroll=False,
                     alert=_join(s.alert, "All 40 sheep are claimed: the game is over. Count your sheep by kind."))
     return s
 
@@ -177,7 +177,7 @@ def start_rustle(s: FleecedState, source: str) -> FleecedState:
             raise refuse(f"{source} has no sheep in tow to rustle", rules.RUSTLING)
     else:
         raise refuse(f"rustle from 'green' or a player's name, not {source!r}", rules.RUSTLING)
-    return replace(s, phase=Phase.ROLL, move="rustle", dice=2, rolls=(), jumped=False, reroll=False,
+    return evolve(s, phase=Phase.ROLL, move="rustle", dice=2, rolls=(), jumped=False, reroll=False,
                    rustle=Rustle(source), rustled=True, doorstep=None)
 
 
@@ -208,7 +208,7 @@ def resolve_rustle(s: FleecedState, squares: int) -> FleecedState:
     else:
         ruling = Ruling("rubbish-rustle", f"Rubbish rustle: {s.player} moved {squares}, so only {take} of "
                         f"{flock} sheep from {where} follow{rest}.", rules.RUSTLING, s.player)
-    return add_ruling(replace(s, sheep=sheep, rustle=None), ruling)
+    return add_ruling(evolve(s, sheep=sheep, rustle=None), ruling)
 
 
 # -- Nicked! ----------------------------------------------------------------
@@ -218,13 +218,13 @@ def arrest(s: FleecedState, reason: str) -> FleecedState:
         s = resolve_rustle(s, sum(s.rolls))  # what followed so far; it hoofs it just below
     hoofed = s.in_tow
     tail = f" and {hoofed} sheep in tow hoof it to the Village Green" if hoofed else ""
-    s = replace(s, sheep=s.sheep.tow_to_green(a), at_police=set_at(s.at_police, a, True), check=None,
+    s = evolve(s, sheep=s.sheep.tow_to_green(a), at_police=set_at(s.at_police, a, True), check=None,
                 rustle=None, reroll=False, rolls=(), jumped=False)
     s = add_ruling(s, Ruling("nicked", f"Nicked! {reason} {s.player} goes to the Police Station{tail}.",
                              rules.NICKED, s.player))
     if s.sheep.claimed[a]:
-        return replace(s, phase=Phase.NICKED)
-    s = replace(s, misses_turn=set_at(s.misses_turn, a, True))
+        return evolve(s, phase=Phase.NICKED)
+    s = evolve(s, misses_turn=set_at(s.misses_turn, a, True))
     return next_turn(s)
 
 
@@ -233,9 +233,9 @@ def settle_nicked(s: FleecedState, bribe: bool) -> FleecedState:
     if bribe:
         if not s.sheep.claimed[a]:
             raise refuse("only a player with claimed sheep can bribe the police", rules.NICKED)
-        s = add_ruling(replace(s, sheep=s.sheep.claimed_to_green(a)),
+        s = add_ruling(evolve(s, sheep=s.sheep.claimed_to_green(a)),
                        Ruling("bribe", f"{s.player} bribes the police with a claimed sheep (to the Village Green) "
                               "and will not miss a turn.", rules.NICKED, s.player))
     else:
-        s = replace(s, misses_turn=set_at(s.misses_turn, a, True))
+        s = evolve(s, misses_turn=set_at(s.misses_turn, a, True))
     return next_turn(s)

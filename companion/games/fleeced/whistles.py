@@ -29,7 +29,7 @@ from companion.events import ANSWER, CORRECTION, WHISTLE, Event
 
 from . import rules
 from .rules import refuse
-from .state import Contest, FleecedState, Phase, Ruling
+from .state import Contest, FleecedState, Phase, Ruling, evolve
 from .turns import add_ruling
 
 if TYPE_CHECKING:
@@ -43,31 +43,36 @@ def must_decide_check(s: FleecedState, e: Event) -> bool:
     """Whether the pending whistle check has to be ruled before ``e`` is applied."""
     if s.check is None or e.type in (ANSWER, CORRECTION):
         return False
-    if e.type == WHISTLE:
-        return e.time > s.check.deadline
+    if e.type == WHISTLE:  # a late whistle decides it, unless "Who blew?" still holds it open
+        return e.time > s.check.deadline and not blocks_check(s)
     return True
+
+
+def blocks_check(s: FleecedState) -> bool:
+    """An unanswered "Who blew?" whose whistle could have come before the pending roll."""
+    c = s.check
+    return c is not None and any(c.since < t <= c.deadline for t in s.questions)
 
 
 def fail_check(s: FleecedState, trigger: Event | None) -> FleecedState:
     """No whistle before the roll: apply the penalty as one contestable ruling."""
     check = s.check
     assert check is not None
-    open_q = [t for t in s.questions if check.since < t <= check.deadline]
-    if open_q:
+    if blocks_check(s):
         raise refuse("answer 'Who blew?' first: that whistle may have come before the roll", rules.WHISTLE)
-    snapshot = replace(s, contest=None, alert=None)
+    snapshot = evolve(s, contest=None, alert=None)
     if check.purpose == "tow":
         n = s.in_tow
         text = f"No whistle before the roll: {s.player}'s {n} sheep hoof it to the Village Green."
-        s = replace(s, sheep=s.sheep.tow_to_green(s.active))
+        s = evolve(s, sheep=s.sheep.tow_to_green(s.active))
     else:
         text = f"No whistle before the roll: {s.player}'s rustle fails and the sheep stay where they are."
         assert s.rustle is not None
-        s = replace(s, rustle=replace(s.rustle, whistle_ok=False))
+        s = evolve(s, rustle=replace(s.rustle, whistle_ok=False))
     rule = rules.MOVING if check.purpose == "tow" else rules.RUSTLING
-    s = add_ruling(replace(s, check=None), Ruling("no-whistle", text, rule, s.player))
+    s = add_ruling(evolve(s, check=None), Ruling("no-whistle", text, rule, s.player))
     events = () if trigger is None else (trigger,)
-    return replace(s, contest=Contest("no-whistle", len(s.rulings) - 1, snapshot, events))
+    return evolve(s, contest=Contest("no-whistle", len(s.rulings) - 1, snapshot, events))
 
 
 def pass_check(s: FleecedState, at: float | None) -> FleecedState:
@@ -75,8 +80,8 @@ def pass_check(s: FleecedState, at: float | None) -> FleecedState:
     check = s.check
     assert check is not None
     if s.rustle is not None:
-        s = replace(s, rustle=replace(s.rustle, whistle_ok=True))
-    s = replace(s, check=None)
+        s = evolve(s, rustle=replace(s.rustle, whistle_ok=True))
+    s = evolve(s, check=None)
     if at is None or at <= check.roll_time:
         return s
     return add_ruling(s, Ruling(
@@ -98,9 +103,9 @@ def on_whistle(s: FleecedState, e: Event) -> FleecedState:
     blower = blower_of(s, e)
     if s.phase in QUIET_PHASES:
         when = "before the game starts" if s.phase is Phase.FIRST_ROLL else "after the game"
-        return replace(s, alert=f"A whistle {when} breaks no rule.")
+        return evolve(s, alert=f"A whistle {when} breaks no rule.")
     if blower is None:
-        return replace(s, questions=(*s.questions, e.time))
+        return evolve(s, questions=(*s.questions, e.time))
     return whistle_by(s, s.names.index(blower), e.time)
 
 
@@ -110,17 +115,17 @@ def whistle_by(s: FleecedState, who: int, t: float) -> FleecedState:
         if check is not None and check.since < t <= check.deadline:
             return pass_check(s, t)
         if t > s.last_roll_time:
-            return replace(s, whistled=True)
+            return evolve(s, whistled=True)
         return s
     name = s.names[who]
     if not s.sheep.claimed[who]:
         return add_ruling(s, Ruling("no-penalty", f"{name} blew out of turn but has no claimed sheep to lose: "
                                     "no penalty.", rules.WHISTLE, name))
-    snapshot = replace(s, contest=None, alert=None)
-    s = add_ruling(replace(s, sheep=s.sheep.claimed_to_green(who)), Ruling(
+    snapshot = evolve(s, contest=None, alert=None)
+    s = add_ruling(evolve(s, sheep=s.sheep.claimed_to_green(who)), Ruling(
         "out-of-turn", f"{name} blew out of turn and loses one claimed sheep to the Village Green.",
         rules.WHISTLE, name))
-    return replace(s, contest=Contest("out-of-turn", len(s.rulings) - 1, snapshot))
+    return evolve(s, contest=Contest("out-of-turn", len(s.rulings) - 1, snapshot))
 
 
 def on_answer(s: FleecedState, e: Event) -> FleecedState:
@@ -131,7 +136,7 @@ def on_answer(s: FleecedState, e: Event) -> FleecedState:
     if blower is not None and blower not in s.names:
         raise refuse(f"{blower!r} is not playing", rules.WHISTLE)
     t, rest = s.questions[0], s.questions[1:]
-    s = replace(s, questions=rest)
+    s = evolve(s, questions=rest)
     if blower is None:
         return add_ruling(s, Ruling("noise", "It was noise, not a whistle: no ruling.", rules.WHISTLE))
     return whistle_by(s, s.names.index(blower), t)
@@ -152,7 +157,7 @@ def on_contest(game: Fleeced, s: FleecedState, e: Event) -> FleecedState:
     note = Ruling("contested", f"Contested: {original.player} {reason}. Reversed: {original.text}", rules.WHISTLE,
                   original.player)
     rulings = (*replayed.rulings, replace(original, contested=True), note)
-    return replace(replayed, rulings=rulings, alert=note.text)
+    return evolve(replayed, rulings=rulings, alert=note.text)
 
 
 def reverse(game: Fleeced, c: Contest) -> FleecedState:
@@ -166,7 +171,7 @@ def reverse(game: Fleeced, c: Contest) -> FleecedState:
         reason = err.reason
         raise refuse(f"cannot reverse that ruling: what followed it is no longer legal ({reason}); "
                      "undo back to the ruling instead", rules.WHISTLE) from None
-    return replace(base, alert=None)
+    return evolve(base, alert=None)
 
 
 def can_contest(game: Fleeced, s: FleecedState) -> bool:
