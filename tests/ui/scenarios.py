@@ -1,0 +1,205 @@
+"""The scenarios ``tests.ui.driver`` can run; each fills ``ctx.result``.
+
+They act only as a person would (touches, keys) or as a sensor would (the
+fake sensors' queue); what they record is read back from widgets and the
+session.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .driver import Ctx
+
+Scenario = Callable[[Ctx], Iterator[float]]
+SCENARIOS: dict[str, Scenario] = {}
+
+
+def scenario(real_sensors: bool = False) -> Callable[[Scenario], Scenario]:
+    def add(f: Scenario) -> Scenario:
+        f.real_sensors = real_sensors  # type: ignore[attr-defined]
+        SCENARIOS[f.__name__] = f
+        return f
+
+    return add
+
+
+def wait_for(cond: Callable[[], bool], timeout: float = 8.0) -> Iterator[float]:
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting for the app")
+        yield 0.1
+
+
+def table_facts(ctx: Ctx) -> dict[str, Any]:
+    ids = ctx.app.root.get_screen("table").ids
+    return {
+        "prompt": ids.prompt.text,
+        "rule": ids.rule.text,
+        "dice": ids.dice.text,
+        "whistle": ids.whistle.text,
+        "alert": ids.alert.text,
+        "message": ctx.app.message,
+        "entry_heading": ids.entry_heading.text,
+        "entry_buttons": [b.text for b in ctx.buttons(ids.entry)],
+    }
+
+
+@scenario(real_sensors=True)
+def startup(ctx: Ctx) -> Iterator[float]:
+    """No devices at all: the picker shows, and every sensor is reported offline with a reason."""
+    app = ctx.app
+    from kivy.core.window import Window
+
+    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield 0.3
+    ctx.result["window"] = list(Window.size)
+    ctx.result["screen"] = app.root.current
+    ctx.result["games"] = [(b.text, b.disabled) for b in ctx.buttons(ctx.screen.ids.games)]
+    ctx.result["summary"] = app.sensor_summary
+    ctx.result["statuses"] = {n: [s.online, s.reason] for n, s in app.hub.statuses.items()}
+    ctx.result["home_texts"] = ctx.texts()
+    ctx.shot("startup-home")
+    yield from ctx.tap_text("Settings")
+    ctx.result["settings_texts"] = ctx.texts()
+    ctx.shot("startup-settings")
+
+
+def start_tally(ctx: Ctx, players: int = 2) -> Iterator[float]:
+    """Home → Tally → Setup (names typed) → Start, all by touch."""
+    yield from ctx.tap_text("Tally")
+    assert ctx.app.root.current == "setup", ctx.app.root.current
+    setup = ctx.screen
+    while setup.count < players:
+        yield from ctx.tap_text("More")
+    for row, name in zip(setup.rows, ("Ann", "Bob", "Cy", "Di", "Ed", "Flo"), strict=False):
+        row.name_input.text = name  # typing on a touchscreen keyboard ends in this property
+    yield 0.1
+    yield from ctx.tap_text("Start game")
+    assert ctx.app.root.current == "table", (ctx.app.root.current, setup.ids.error.text)
+
+
+@scenario()
+def tally_turn(ctx: Ctx) -> Iterator[float]:
+    """A round of Tally by touch, camera, keyboard; a refused whistle; Ctrl+Z."""
+    app = ctx.app
+    yield from start_tally(ctx)
+    ctx.result["start"] = table_facts(ctx)
+    entry = ctx.app.root.get_screen("table").ids.entry
+    yield from ctx.tap(ctx.button("4", entry))  # Ann rolls 4 on screen
+    ctx.result["after_touch"] = table_facts(ctx)
+    ctx.fakes["dice"].roll("d6", [5], 0.93)  # Bob's roll read by the camera
+    yield from wait_for(lambda: len(app.session.events) == 2)
+    yield 0.2
+    ctx.result["after_camera"] = table_facts(ctx)
+    ctx.fakes["dice"].roll("d6", [2], 0.31)  # a doubtful reading must be confirmed
+    yield 0.4
+    ctx.result["doubtful"] = table_facts(ctx) | {"events": len(app.session.events)}
+    yield from ctx.tap(ctx.button("As read", entry))
+    ctx.result["confirmed"] = table_facts(ctx) | {"events": len(app.session.events)}
+    yield from ctx.key(51, "3")  # number key 3: Bob rolls 3
+    ctx.result["after_key"] = table_facts(ctx) | {"events": len(app.session.events)}
+    yield from ctx.key(32, " ")  # space: a whistle, which Tally refuses
+    ctx.result["after_space"] = table_facts(ctx) | {"events": len(app.session.events)}
+    yield from ctx.key(122, "z", ("ctrl",))
+    ctx.result["after_undo"] = table_facts(ctx) | {"events": len(app.session.events)}
+    yield from ctx.tap_text("Correct")
+    yield from ctx.tap(ctx.button("6", entry))  # the die really showed 6
+    ctx.result["after_correct"] = table_facts(ctx) | {"events": len(app.session.events)}
+    ctx.result["session"] = app.session.to_json()
+    ctx.result["sources"] = [e.source.value for e in app.session.events]
+    ctx.shot("tally-turn")
+
+
+@scenario()
+def log_undo(ctx: Ctx) -> Iterator[float]:
+    """Four rolls, then the Log: tap the second roll to undo back to it."""
+    app = ctx.app
+    yield from start_tally(ctx)
+    entry = app.root.get_screen("table").ids.entry
+    for face in ("1", "2", "3", "4"):
+        yield from ctx.tap(ctx.button(face, entry))
+    ctx.result["before"] = app.session.to_json()
+    yield from ctx.tap_text("Log")
+    assert app.root.current == "log"
+    rows = [b for b in ctx.buttons(ctx.screen.ids.rows) if "roll d6: 2" in b.text]
+    yield from ctx.tap(rows[0])
+    ctx.result["after"] = app.session.to_json()
+    ctx.result["log_texts"] = [b.text for b in ctx.buttons(ctx.screen.ids.rows)]
+    yield from ctx.tap_text("Back to the table")
+    ctx.result["screen"] = app.root.current
+    ctx.result["table"] = table_facts(ctx)
+
+
+@scenario()
+def resume_play(ctx: Ctx) -> Iterator[float]:
+    """Start a game and play three rolls; then stay running to be killed."""
+    app = ctx.app
+    yield from start_tally(ctx, players=3)
+    entry = app.root.get_screen("table").ids.entry
+    for face in ("6", "2", "5"):
+        yield from ctx.tap(ctx.button(face, entry))
+    yield from ctx.key(122, "z", ("ctrl",))  # the undo stack must survive too
+    ctx.result["session"] = app.session.to_json()
+    ctx.result["table"] = table_facts(ctx)
+    ctx.result["can_redo"] = app.session.can_redo
+
+
+@scenario()
+def resume_check(ctx: Ctx) -> Iterator[float]:
+    """After a kill: the app reopens on its own at the game that was on the table."""
+    app = ctx.app
+    ctx.result["screen"] = app.root.current
+    ctx.result["session"] = app.session.to_json() if app.session else None
+    ctx.result["table"] = table_facts(ctx) if app.session else None
+    ctx.result["can_redo"] = bool(app.session and app.session.can_redo)
+    if app.session is not None:
+        yield from ctx.tap_text("Redo")
+        ctx.result["after_redo"] = app.session.to_json()
+
+
+def _visit(ctx: Ctx, name: str) -> Iterator[float]:
+    ctx.app.go(name)
+    yield 0.35
+    ctx.result["problems"][name] = ctx.check(name)
+    ctx.result["texts"][name] = ctx.texts()
+
+
+@scenario()
+def screens(ctx: Ctx) -> Iterator[float]:
+    """Every screen with busy content, checked for clipped or overlapping text."""
+    app = ctx.app
+    ctx.result["problems"] = {}
+    ctx.result["texts"] = {}
+    from ui import theme
+
+    ctx.result["touch_px"] = theme.touch_size()
+    # A finished game, so Home lists a result and Results has a chart.
+    names = ["Annabelle", "Bartholomew", "Cy", "Dorothea", "Ed", "Florentyna"]
+    app.new_game("tally", {"players": [{"name": n} for n in names], "options": {"target": 12}})
+    from companion.events import ROLL, Event, Source
+
+    for face in (6, 5, 4, 3, 2, 1, 6, 6, 5, 2, 3, 1):
+        if app.session.outcome() is None:
+            app.submit(Event(ROLL, {"die": "d6", "faces": [face]}, None, time.time(), Source.TOUCH))
+    yield 0.3
+    yield from _visit(ctx, "results")
+    # A game in play, with a refusal message and a camera reading on show.
+    app.new_game("tally", {"players": [{"name": n} for n in names[:4]]})
+    ctx.fakes["dice"].roll("d6", [4], 0.88)
+    ctx.fakes["whistle"].blow("Annabelle")
+    yield 0.5
+    yield from _visit(ctx, "table")
+    yield from _visit(ctx, "log")
+    yield from _visit(ctx, "settings")
+    app.close_session()
+    yield 0.2
+    yield from _visit(ctx, "home")
+    app.root.get_screen("setup").prepare("tally")
+    setup = app.root.get_screen("setup")
+    while setup.count < 6:
+        setup.change_count(+1)
+    yield from _visit(ctx, "setup")

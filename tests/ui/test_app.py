@@ -1,0 +1,71 @@
+"""The touchscreen app in a real window under Xvfb, driven by touches and fake sensors."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def test_startup_shows_picker_and_offline_sensors(scenarios):
+    r = scenarios.run("startup")
+    assert r["window"] == [800, 480]
+    assert r["screen"] == "home"
+    titles = [t for t, _ in r["games"]]
+    assert "Tally" in titles and len(titles) >= 6  # five products plus the registered test game
+    assert ("Tally", False) in [tuple(g) for g in r["games"]]
+    # No camera, microphone or GPIO here: each is offline, with its reason on screen.
+    assert set(r["statuses"]) == {"camera", "microphone", "buttons"}
+    for online, reason in r["statuses"].values():
+        assert not online and reason and reason != "starting"
+    assert r["summary"].startswith("Offline:") and "camera" in r["summary"]
+    assert any("OFFLINE" in t and "Camera" in t for t in r["settings_texts"])
+    assert r["first_frame_s"] < 3.0
+
+
+def test_a_round_of_tally_by_touch_camera_and_keyboard(scenarios):
+    r = scenarios.run("tally_turn")
+    assert r["start"]["prompt"] == "Ann: roll the die."
+    assert r["start"]["entry_buttons"][:6] == ["1", "2", "3", "4", "5", "6"]
+    assert r["after_touch"]["prompt"] == "Bob: roll the die."
+    assert "d6: 4" in r["after_touch"]["dice"] and "touch" in r["after_touch"]["dice"]
+    assert r["after_camera"]["prompt"] == "Ann: roll the die."
+    assert "by camera, 93% sure" in r["after_camera"]["dice"]
+    assert r["doubtful"]["events"] == 2 and "Check the dice" in r["doubtful"]["entry_heading"]
+    assert r["confirmed"]["events"] == 3 and r["confirmed"]["prompt"] == "Bob: roll the die."
+    assert r["after_key"]["events"] == 4 and "d6: 3" in r["after_key"]["dice"]
+    assert r["after_space"]["events"] == 4 and "Not accepted" in r["after_space"]["message"]
+    assert r["after_undo"]["events"] == 3 and r["after_undo"]["prompt"] == "Bob: roll the die."
+    # Correcting the last roll (Ann's confirmed 2) to a 6 keeps the rest of the game.
+    assert r["after_correct"]["events"] == 3
+    assert r["session"]["scores"] == {"Ann": 4 + 6, "Bob": 5}
+    assert r["sources"] == ["touch", "camera", "touch"]
+
+
+def test_undo_from_the_log(scenarios):
+    r = scenarios.run("log_undo")
+    assert r["before"]["scores"] == {"Ann": 1 + 3, "Bob": 2 + 4}
+    assert r["after"]["events"] == 2 and r["after"]["scores"] == {"Ann": 1, "Bob": 2}
+    assert sum("(undone)" in t for t in r["log_texts"]) == 2
+    assert r["screen"] == "table" and r["table"]["prompt"] == "Ann: roll the die."
+
+
+def test_killed_mid_game_reopens_where_it_was(scenarios):
+    proc, before = scenarios.start("resume_play")
+    scenarios.kill(proc)
+    assert proc.returncode == -9
+    after = scenarios.run("resume_check")
+    assert after["screen"] == "table"
+    assert after["session"] == before["session"]
+    assert after["table"]["prompt"] == before["table"]["prompt"] == "Cy: roll the die."
+    assert after["can_redo"] and before["can_redo"]
+    assert after["after_redo"]["scores"] == {"Ann": 6, "Bob": 2, "Cy": 5}
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_every_screen_fits(scenarios, size):
+    r = scenarios.run("screens", size=size)
+    assert set(r["problems"]) == {"home", "setup", "table", "log", "results", "settings"}
+    assert r["problems"] == {name: [] for name in r["problems"]}
+    assert any("Annabelle wins" in t or "wins" in t for t in r["texts"]["results"])
+    assert any("camera" in t for t in r["texts"]["table"])

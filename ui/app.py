@@ -1,0 +1,62 @@
+"""Entry point of the touchscreen app: ``ui.app.run(args) -> int``.
+
+Only the standard library is imported at module level: Kivy reads its
+environment and window configuration when first imported, so those are set
+here first, and ``bellwether games`` never pays for Kivy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+from companion import paths
+from companion.errors import ConfigError
+
+DEFAULT_SIZE = (800, 480)  # the official Raspberry Pi 7" display
+
+
+def parse_size(text: str | None) -> tuple[int, int]:
+    if not text:
+        return DEFAULT_SIZE
+    m = re.fullmatch(r"\s*(\d{2,5})\s*[xX×]\s*(\d{2,5})\s*", text)
+    if not m:
+        raise ConfigError("--size", "size", "WIDTHxHEIGHT, e.g. 800x480", text)
+    return int(m.group(1)), int(m.group(2))
+
+
+def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
+    """Set Kivy's environment and window before anything imports Kivy."""
+    # Kivy must not parse the bellwether command line as its own options.
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    if "kivy.core.window" in sys.modules:
+        return  # a window already exists (tests that build the app twice are not supported)
+    from kivy.config import Config
+
+    Config.set("kivy", "exit_on_escape", "0")  # Escape must not end a game by accident
+    Config.set("input", "mouse", "mouse,disable_multitouch")  # right-click would leave red dots
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("graphics", "show_cursor", "0" if fullscreen else "1")
+
+
+def run(args: argparse.Namespace) -> int:
+    size = parse_size(getattr(args, "size", None))
+    fullscreen = bool(getattr(args, "fullscreen", False))
+    configure_kivy(size, fullscreen)
+    from .application import AppOptions, BellwetherApp
+
+    options = AppOptions(
+        data_dir=Path(paths.data_dir(getattr(args, "data_dir", None))),
+        game=getattr(args, "game", None),
+        resume=getattr(args, "resume", None),
+    )
+    app = BellwetherApp(options)
+    app.run()
+    return app.exit_code

@@ -1,0 +1,358 @@
+"""The Kivy application: owns the session, the store and the sensor queue.
+
+Screens never change the game themselves: they call ``submit``, ``undo``,
+``redo`` and ``undo_to`` here, which go to the session and then ask for one
+throttled redraw of the screen on show.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion import paths, registry
+from companion.errors import BellwetherError, IllegalAction, NothingToUndo
+from companion.events import ROLL, WHISTLE, Event, Source
+from companion.session import Session
+from companion.store import Store
+
+from . import prefs, theme
+from .sensors import SensorHub
+from .speech import Speaker
+
+log = logging.getLogger(__name__)
+
+# A sensor reading below this confidence is not applied by itself: the table
+# confirms it on screen, with the read faces pre-selected.
+CONFIRM_BELOW = 0.6
+REDRAW_EVERY = 0.1  # seconds: at most ten redraws a second, however busy the sensors
+DRAIN_EVERY = 1 / 30
+
+
+@dataclass
+class AppOptions:
+    data_dir: Path = field(default_factory=paths.data_dir)
+    game: str | None = None  # go straight to this game's setup
+    resume: int | None = None  # reopen this stored game
+    hub: SensorHub | None = None  # tests pass one holding fake sensors
+
+
+class BellwetherApp(App):
+    title = "Bellwether"
+    session: Session | None = ObjectProperty(None, allownone=True)
+    palette = StringProperty("standard")
+    speak = BooleanProperty(False)
+    sensor_summary = StringProperty("Sensors: starting")
+    message = StringProperty("")  # the last refusal or notice, shown on the Table
+    version = NumericProperty(0)  # bumped after every change the screens must show
+
+    def __init__(self, options: AppOptions, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.options = options
+        self.exit_code = 0
+        self.hub = options.hub or SensorHub()
+        self.speaker = Speaker()
+        self.prefs = prefs.Preferences.load(options.data_dir)
+        self.palette = self.prefs.palette
+        self.speak = self.prefs.speak and self.speaker.available
+        self.store: Store | None = None
+        self.last_roll: Event | None = None  # the last dice seen, accepted or not
+        self.last_roll_accepted = False
+        self.last_whistle: Event | None = None
+        self.pending_roll: Event | None = None  # a low-confidence reading awaiting confirmation
+        self.started_at = time.perf_counter()
+        self.first_frame_at: float | None = None
+        self._spoken: str | None = None
+        self._redraw = Clock.create_trigger(self._refresh, REDRAW_EVERY)
+
+    # -- building ------------------------------------------------------------
+    def build(self) -> ScreenManager:
+        from .screens import SCREENS
+
+        Window.clearcolor = theme.BACKGROUND
+        self.store = Store(paths.database_path(self.options.data_dir))
+        if self.store.notice:
+            self.message = self.store.notice
+        root = ScreenManager(transition=NoTransition())
+        for name, cls in SCREENS.items():
+            root.add_widget(cls(name=name))
+        Window.bind(on_key_down=self._on_key_down)
+        Clock.schedule_interval(self._drain, DRAIN_EVERY)
+        Clock.schedule_once(self._after_first_frame, 0)
+        self._start(root)
+        return root
+
+    def _start(self, root: ScreenManager) -> None:
+        """Which screen the app opens on: an explicit resume or game, else the
+        game that was on the table when the app last ran, else Home."""
+        o = self.options
+        try:
+            if o.resume is not None:
+                self.open_session(o.resume, root)
+                return
+            if o.game:
+                registry.get(o.game)
+                root.get_screen("setup").prepare(o.game)
+                root.current = "setup"
+                return
+        except BellwetherError as e:
+            self.message = str(e)
+            root.current = "home"
+            return
+        last = prefs.open_game(o.data_dir)
+        if last is not None:
+            try:
+                self.open_session(last, root)
+                return
+            except BellwetherError as e:
+                log.warning("could not reopen game %s: %s", last, e)
+                prefs.set_open_game(o.data_dir, None)
+        root.current = "home"
+
+    def _after_first_frame(self, _dt: float) -> None:
+        self.first_frame_at = time.perf_counter()
+        self.hub.open_all()
+
+    def on_stop(self) -> None:
+        self.hub.close()
+        self.speaker.stop()
+        if self.store is not None:
+            self.store.close()
+
+    # -- sessions ------------------------------------------------------------
+    def new_game(self, game_name: str, setup: dict[str, Any]) -> Session:
+        """Start a stored game; a bad setup raises SetupError for the Setup screen."""
+        session = Session.new(self.store, game_name, setup)
+        names = tuple(p["name"] for p in session.setup["players"])
+        self.prefs.last_players = names
+        self.prefs.save(self.options.data_dir)
+        self._show_session(session)
+        return session
+
+    def open_session(self, session_id: int, root: ScreenManager | None = None) -> Session:
+        assert self.store is not None
+        session = Session.resume(self.store, session_id)
+        self._show_session(session, root)
+        return session
+
+    def _show_session(self, session: Session, root: ScreenManager | None = None) -> None:
+        self.session = session
+        self.message = ""
+        self.last_roll = next((e for e in reversed(session.events) if e.type == ROLL), None)
+        self.last_roll_accepted = self.last_roll is not None
+        self.last_whistle = next((e for e in reversed(session.events) if e.type == WHISTLE), None)
+        self.pending_roll = None
+        root = root or self.root
+        finished = session.outcome() is not None
+        # Remember the open game first: if the app is killed from here on, it comes back to it.
+        prefs.set_open_game(self.options.data_dir, None if finished else session.id)
+        root.current = "results" if finished else "table"
+        self.changed()
+
+    def close_session(self) -> None:
+        """Leave the table on purpose: the game stays stored, the app no longer reopens it."""
+        prefs.set_open_game(self.options.data_dir, None)
+        self.session = None
+        self.go("home")
+
+    def go(self, screen: str) -> None:
+        self.root.current = screen
+        self.changed()
+
+    # -- changing the game ---------------------------------------------------
+    def submit(self, event: Event) -> bool:
+        """Apply one event; a refusal is shown, never raised."""
+        if self.session is None:
+            return False
+        if event.type == ROLL and event.confidence is not None and event.confidence < CONFIRM_BELOW:
+            self.pending_roll = event
+            self.message = f"Please check the dice: read {_faces(event)} at {event.confidence:.0%} confidence."
+            self.changed()
+            return False
+        if event.type == ROLL:
+            self.last_roll = event
+        if event.type == WHISTLE:
+            self.last_whistle = event
+        try:
+            self.session.apply(event)
+        except IllegalAction as e:
+            if event.type == ROLL:
+                self.last_roll_accepted = False
+            self.message = f"Not accepted: {e.reason} — {e.rule}"
+            self.changed()
+            return False
+        if event.type == ROLL:
+            self.last_roll_accepted = True
+            self.pending_roll = None
+        self.message = ""
+        self._after_change()
+        return True
+
+    def correct_roll(self, faces: list[Any]) -> bool:
+        """Replace the last roll with what the table says the dice show.
+
+        Generic for every game: undo back to just before the roll, apply the
+        corrected roll (source: touch), then re-apply the events that followed
+        it where the rules still allow.  All of it is in the log.
+        """
+        s = self.session
+        if s is None or self.last_roll is None:
+            return False
+        events = s.events
+        idx = max((i for i, e in enumerate(events) if e.type == ROLL), default=None)
+        fixed = Event(ROLL, {**_thaw(self.last_roll.payload), "faces": list(faces)}, self.last_roll.player, time.time(), Source.TOUCH)
+        if idx is None:
+            return self.submit(fixed)
+        later = events[idx + 1 :]
+        s.undo_to(idx)
+        if not self.submit(fixed):
+            s.redo(1 + len(later))  # put everything back as it was
+            self._after_change()
+            return False
+        dropped = 0
+        for e in later:
+            try:
+                s.apply(e)
+            except IllegalAction:
+                dropped += 1
+        self.message = f"Dice corrected to {', '.join(map(str, faces))}." + (
+            f" {dropped} later event(s) no longer fit and were dropped (see the log)." if dropped else ""
+        )
+        self._after_change()
+        return True
+
+    def undo(self) -> None:
+        self._history(lambda s: s.undo())
+
+    def redo(self) -> None:
+        self._history(lambda s: s.redo())
+
+    def undo_to(self, count: int) -> None:
+        self._history(lambda s: s.undo_to(count))
+
+    def _history(self, op: Any) -> None:
+        if self.session is None:
+            return
+        try:
+            op(self.session)
+        except NothingToUndo as e:
+            self.message = str(e)
+            self.changed()
+            return
+        self.message = ""
+        self._after_change()
+
+    def _after_change(self) -> None:
+        s = self.session
+        assert s is not None
+        finished = s.outcome() is not None
+        prefs.set_open_game(self.options.data_dir, None if finished else s.id)
+        if finished and self.root.current == "table":
+            self.root.current = "results"
+        elif not finished and self.root.current == "results":
+            self.root.current = "table"
+        self.changed()
+
+    def whistle(self, source: Source = Source.TOUCH) -> bool:
+        """A whistle entered by hand (space bar or the Whistle button): blown by the player whose turn it is."""
+        if self.session is None:
+            return False
+        blower = self.session.prompt().player
+        return self.submit(Event(WHISTLE, {"blower": blower}, blower, time.time(), source))
+
+    # -- settings --------------------------------------------------------------
+    def set_palette(self, name: str) -> None:
+        self.palette = name if name in theme.PALETTES else "standard"
+        self.prefs.palette = self.palette
+        self.prefs.save(self.options.data_dir)
+        self.changed()
+
+    def set_speak(self, on: bool) -> None:
+        self.speak = bool(on) and self.speaker.available
+        self.prefs.speak = self.speak
+        self.prefs.save(self.options.data_dir)
+        if not self.speak:
+            self.speaker.stop()
+        self._spoken = None
+        self.changed()
+
+    def player_style(self, name: str) -> tuple[theme.Swatch, str]:
+        """A player's swatch and shape, from their seat and chosen colour."""
+        s = self.session
+        players = s.setup["players"] if s is not None else []
+        for i, p in enumerate(players):
+            if p["name"] == name:
+                return theme.swatch_named(self.palette, p.get("colour"), i), theme.shape(i)
+        return theme.swatch(self.palette, 0), theme.shape(0)
+
+    # -- the clock -------------------------------------------------------------
+    def changed(self, *_: Any) -> None:
+        self._redraw()
+
+    def _refresh(self, _dt: float) -> None:
+        self.version += 1
+        screen = self.root.current_screen if self.root else None
+        if screen is not None and hasattr(screen, "refresh"):
+            screen.refresh()
+        self._speak_prompt()
+
+    def _speak_prompt(self) -> None:
+        if not self.speak or self.session is None:
+            return
+        text = self.session.prompt().text
+        if text != self._spoken:
+            self._spoken = text
+            self.speaker.say(text)
+
+    def _drain(self, _dt: float) -> None:
+        events, status_changed = self.hub.drain()
+        for event in events:
+            self.submit(event)
+        if status_changed:
+            self.sensor_summary = summarise(self.hub)
+            self.changed()
+
+    def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None, modifiers: list[str]) -> bool:
+        ctrl = "ctrl" in modifiers or "meta" in modifiers
+        if ctrl and codepoint == "z":
+            (self.redo if "shift" in modifiers else self.undo)()
+            return True
+        if ctrl and codepoint == "y":
+            self.redo()
+            return True
+        if self.root.current != "table":
+            return False  # typing names on the Setup screen must not enter dice
+        if key == 32:
+            self.whistle(Source.KEYBOARD)
+            return True
+        if codepoint and codepoint.isdigit() and not ctrl:
+            table = self.root.get_screen("table")
+            return bool(table.key_face(int(codepoint)))
+        return False
+
+
+def summarise(hub: SensorHub) -> str:
+    offline = hub.offline()
+    if not offline:
+        return "All sensors online."
+    names = ", ".join(s.sensor for s in offline)
+    return f"Offline: {names} — dice and whistles by touch."
+
+
+def _faces(event: Event) -> str:
+    return ", ".join(str(f) for f in event.get("faces", ()))
+
+
+def _thaw(payload: Any) -> dict[str, Any]:
+    from companion.events import thaw
+
+    return thaw(payload)

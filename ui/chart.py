@@ -1,0 +1,91 @@
+"""A line chart of every player's score over the game, drawn with Kivy.
+
+Each line has the player's colour and, at every point, the player's shape, and
+the legend names each player, so the chart reads without colour.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.graphics import Color, Line, Mesh
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from . import theme
+from .widgets import FitLabel, PlayerMark, fan, shape_points
+
+MAX_MARKERS = 40  # beyond this, markers every n-th point keep the lines readable
+
+
+class PlotArea(Widget):
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.series: dict[str, list[int]] = {}
+        self.styles: dict[str, tuple[Any, str, str]] = {}
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        longest = max((len(v) for v in self.series.values()), default=0)
+        top = max((max(v) for v in self.series.values() if v), default=0)
+        low = min((min(v) for v in self.series.values() if v), default=0)
+        low = min(low, 0)
+        span = max(top - low, 1)
+        with self.canvas:
+            Color(*theme.MUTED)
+            Line(points=[self.x, self.top, self.x, self.y, self.right, self.y], width=1.2)
+            if longest < 2:
+                return
+            step_x = self.width / (longest - 1)
+            every = max(1, longest // MAX_MARKERS)
+            for name, values in self.series.items():
+                rgba, shape, _ = self.styles.get(name, (theme.TEXT, "circle", ""))
+                pts: list[float] = []
+                for i, v in enumerate(values):
+                    pts += [self.x + i * step_x, self.y + (v - low) / span * self.height]
+                Color(*rgba)
+                Line(points=pts, width=dp(1.6))
+                for i in range(0, len(values), every):
+                    x, y = pts[2 * i], pts[2 * i + 1]
+                    outline = shape_points(shape, x, y, dp(5))
+                    verts, indices = fan(outline, x, y)
+                    Color(*rgba)
+                    Mesh(vertices=verts, indices=indices, mode="triangle_fan")
+                    Color(0, 0, 0, 1)
+                    Line(points=outline, close=True, width=1)
+
+
+class ScoreChart(BoxLayout):
+    """Legend on top, y range at the left, the plot, and the x axis named."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(orientation="vertical", spacing=dp(2), **kw)
+        self.legend = BoxLayout(size_hint_y=None, height=dp(30), spacing=dp(4))
+        body = BoxLayout(spacing=dp(4))
+        self.y_axis = BoxLayout(orientation="vertical", size_hint_x=None, width=dp(44))
+        self.y_top = FitLabel(halign="right", max_font=sp(14))
+        self.y_low = FitLabel(halign="right", max_font=sp(14))
+        self.y_axis.add_widget(self.y_top)
+        self.y_axis.add_widget(Widget())
+        self.y_axis.add_widget(self.y_low)
+        self.plot_area = PlotArea()
+        body.add_widget(self.y_axis)
+        body.add_widget(self.plot_area)
+        self.x_label = FitLabel(text="Score after each event", halign="center", size_hint_y=None, height=dp(22), max_font=sp(14), color=theme.MUTED)
+        for w in (self.legend, body, self.x_label):
+            self.add_widget(w)
+
+    def plot(self, series: dict[str, list[int]], styles: dict[str, tuple[Any, str, str]]) -> None:
+        self.plot_area.series = series
+        self.plot_area.styles = styles
+        values = [v for vs in series.values() for v in vs]
+        self.y_top.text = str(max(values, default=0))
+        self.y_low.text = str(min([0, *values]))
+        self.legend.clear_widgets()
+        for name in series:
+            rgba, shape, _ = styles.get(name, (theme.TEXT, "circle", ""))
+            self.legend.add_widget(PlayerMark(rgba=list(rgba), shape=shape, size_hint_x=None, width=dp(24)))
+            self.legend.add_widget(FitLabel(text=name, max_font=sp(15)))
+        self.plot_area.redraw()

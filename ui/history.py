@@ -1,0 +1,114 @@
+"""What the Log and Results screens list, computed from a session (no Kivy).
+
+Kept apart from the widgets so the logic is plain Python: the log rows with
+which of them are still in effect, and the scores after every event.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import IllegalAction
+from companion.events import CORRECTION, ROLL, WHISTLE, Event
+from companion.session import Session
+
+
+@dataclass(frozen=True)
+class LogRow:
+    seq: int
+    op: str  # "apply" | "undo" | "redo"
+    text: str  # what happened, in words
+    when: str  # HH:MM:SS
+    source: str
+    correction: bool  # the table overrode the app (a correction event, or a re-entered roll)
+    position: int | None  # index in session.events if this entry's event is still in effect
+    turn: int | None
+
+
+def describe(event: Event) -> str:
+    """An event in words, e.g. "roll d6: 3, 5" or "whistle by Ann (0.92)"."""
+    if event.type == ROLL:
+        faces = ", ".join(str(f) for f in event.get("faces", ()))
+        text = f"roll {event.get('die', '')}: {faces}"
+    elif event.type == WHISTLE:
+        blower = event.get("blower") or event.player or "someone"
+        text = f"whistle by {blower}"
+    else:
+        text = event.type
+        extra = _payload_words(event.payload)
+        if extra:
+            text += f" {extra}"
+    if event.player and event.type != WHISTLE:
+        text = f"{event.player}: {text}"
+    return text
+
+
+def _payload_words(payload: Mapping[str, Any]) -> str:
+    parts = []
+    for k, v in payload.items():
+        if isinstance(v, Mapping):
+            v = ", ".join(f"{a}={b}" for a, b in v.items())
+        elif isinstance(v, (list, tuple)):
+            v = ", ".join(str(x) for x in v)
+        parts.append(f"{k}={v}")
+    return " ".join(parts)
+
+
+def log_rows(session: Session) -> list[LogRow]:
+    """Every log entry, oldest first, marking the ones whose event is in effect.
+
+    Replays the apply/undo/redo stack the same way the session does, so each
+    "apply" or "redo" row knows its position among the events in effect and a
+    tap can undo back to it.
+    """
+    done: list[int] = []  # row index holding each event in effect
+    redo: list[int] = []
+    rows: list[dict[str, Any]] = []
+    for entry in session.log:
+        i = len(rows)
+        if entry.op in ("apply", "redo"):
+            if entry.op == "apply":
+                redo.clear()
+            elif redo:
+                redo.pop()
+            done.append(i)
+        elif entry.op == "undo" and done:
+            redo.append(done.pop())
+        event = entry.event
+        text = describe(event) if event is not None else entry.op
+        if entry.op != "apply":
+            text = f"{entry.op}: {text}"
+        when_at = event.time if event is not None and event.time and entry.op == "apply" else entry.at
+        rows.append(
+            {
+                "seq": entry.seq,
+                "op": entry.op,
+                "text": text,
+                "when": time.strftime("%H:%M:%S", time.localtime(when_at)),
+                "source": event.source.value if event is not None else "",
+                "correction": event is not None and event.type == CORRECTION,
+                "turn": entry.turn,
+            }
+        )
+    position = {row: pos for pos, row in enumerate(done)}
+    return [LogRow(position=position.get(i), **r) for i, r in enumerate(rows)]
+
+
+def score_series(session: Session) -> dict[str, list[int]]:
+    """Each player's score after every event in effect (index 0: the start)."""
+    game = session.game
+    state = game.initial_state(session.setup)
+    names = session.players()
+    series: dict[str, list[int]] = {n: [int(game.scores(state).get(n, 0))] for n in names}
+    for event in session.events:
+        try:
+            state = game.apply(state, event)
+        except IllegalAction:
+            break  # cannot happen for events the session accepted; stop rather than guess
+        scores = game.scores(state)
+        for n in names:
+            series[n].append(int(scores.get(n, 0)))
+    return series

@@ -1,0 +1,19 @@
+"""One module (and one .kv file) per screen, like Kivy's showcase example."""
+
+from __future__ import annotations
+
+from .home import HomeScreen
+from .log import LogScreen
+from .results import ResultsScreen
+from .settings import SettingsScreen
+from .setup import SetupScreen
+from .table import TableScreen
+
+SCREENS = {
+    "home": HomeScreen,
+    "setup": SetupScreen,
+    "table": TableScreen,
+    "log": LogScreen,
+    "results": ResultsScreen,
+    "settings": SettingsScreen,
+}

@@ -1,0 +1,96 @@
+"""Home: pick a game, or resume a stored one; recent results."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.screenmanager import Screen
+
+from companion import registry
+from companion.errors import BellwetherError
+
+from ..widgets import FitButton, load_kv
+
+MAX_STORED = 30  # the list is for picking up recent games, not an archive
+
+
+def game_availability() -> list[tuple[str, str, str | None]]:
+    """(name, title, why unavailable or None) for every registered game.
+
+    An engine still being written (module missing or broken) is listed but
+    disabled with the reason, so the picker always shows all five games.
+    """
+    out = []
+    for name in registry.names():
+        try:
+            game = registry.get(name)
+        except (ImportError, AttributeError, BellwetherError) as e:
+            out.append((name, name.replace("-", " ").title(), f"not available: {e}"))
+            continue
+        out.append((name, game.title, None))
+    return out
+
+
+def describe_stored(info: Any) -> str:
+    """One line for a stored game: date, players, and where it stands."""
+    try:
+        title = registry.get(info.game).title
+    except Exception:
+        title = info.game
+    when = time.strftime("%d %b %H:%M", time.localtime(info.updated))
+    players = ", ".join(info.players)
+    outcome = info.summary.get("outcome")
+    if outcome:
+        ranking = outcome.get("ranking") or ["?"]
+        state = f"finished, won by {ranking[0]}"
+    else:
+        events = info.summary.get("events", 0)
+        state = f"in play, {events} events"
+    return f"{title} · {when} · {players} · {state}"
+
+
+class HomeScreen(Screen):
+    _shown: Any = None
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        available = game_availability()
+        infos = app.store.sessions()[:MAX_STORED] if app.store is not None else []
+        key = (available, [(i.id, i.updated) for i in infos], app.palette)
+        if key == self._shown:
+            return  # rebuilding would replace a button under a finger mid-tap
+        self._shown = key
+        games = self.ids.games
+        games.clear_widgets()
+        for name, title, why in available:
+            b = FitButton(text=title if why is None else f"{title}\n({why})", disabled=why is not None)
+            b.game_name = name
+            b.bind(on_release=lambda btn: self.pick(btn.game_name))
+            games.add_widget(b)
+        stored = self.ids.stored
+        stored.clear_widgets()
+        for info in infos:
+            b = FitButton(text=describe_stored(info), halign="left", max_font=17)
+            b.session_id = info.id
+            b.bind(on_release=lambda btn: self.resume(btn.session_id))
+            stored.add_widget(b)
+        self.ids.nothing_stored.opacity = 0 if infos else 1
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def pick(self, game_name: str) -> None:
+        app = App.get_running_app()
+        app.root.get_screen("setup").prepare(game_name)
+        app.go("setup")
+
+    def resume(self, session_id: int) -> None:
+        app = App.get_running_app()
+        try:
+            app.open_session(session_id)
+        except BellwetherError as e:
+            app.message = str(e)
+            self.refresh()
+load_kv(__file__)

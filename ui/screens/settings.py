@@ -1,0 +1,61 @@
+"""Settings: each sensor online or offline and why, what it reports; palette; speech.
+
+Only what the sensor objects themselves provide is shown: a sensor module
+that is missing is listed offline with the reason, never with a made-up meter.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from .. import theme
+from ..widgets import FitLabel, PlayerMark, load_kv
+
+
+class SensorCard(BoxLayout):
+    def __init__(self, name: str, purpose: str, online: bool, reason: str, since: float, details: list[tuple[str, str]], **kw: Any) -> None:
+        lines = 2 + len(details)
+        super().__init__(orientation="vertical", size_hint_y=None, height=dp(30) * lines, **kw)
+        state = "ONLINE" if online else "OFFLINE"
+        head = FitLabel(text=f"{name.capitalize()}: {state} — {purpose}", bold=True, max_font=sp(18), color=theme.OK if online else theme.WARN)
+        when = time.strftime("%H:%M:%S", time.localtime(since))
+        self.add_widget(head)
+        self.add_widget(FitLabel(text=f"{'In use' if online else 'Why'}: {reason} (since {when})", max_font=sp(15)))
+        for key, value in details:
+            self.add_widget(FitLabel(text=f"{key}: {value}", max_font=sp(14), color=theme.MUTED))
+
+
+class SettingsScreen(Screen):
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        cards = self.ids.sensors
+        cards.clear_widgets()
+        for name, status in sorted(app.hub.statuses.items()):
+            spec = app.hub.specs.get(name)
+            cards.add_widget(
+                SensorCard(name, spec.purpose if spec else "", status.online, status.reason, status.time, app.hub.details(name))
+            )
+        swatches = self.ids.swatches
+        swatches.clear_widgets()
+        for i in range(len(theme.PALETTES[app.palette])):
+            sw = theme.swatch(app.palette, i)
+            swatches.add_widget(PlayerMark(rgba=list(sw.rgba), shape=theme.shape(i), size_hint_x=None, width=dp(30)))
+            swatches.add_widget(FitLabel(text=sw.name, max_font=sp(13), min_font=sp(8)))
+        self.ids.palette_standard.state = "down" if app.palette == "standard" else "normal"
+        self.ids.palette_cb.state = "down" if app.palette == "colour-blind" else "normal"
+        self.ids.speak.state = "down" if app.speak else "normal"
+        self.ids.speak.disabled = not app.speaker.available
+        self.ids.speak.text = "Spoken prompts: on" if app.speak else "Spoken prompts: off"
+        self.ids.speak_reason.text = f"Speech: {app.speaker.reason}"
+
+
+load_kv(__file__)

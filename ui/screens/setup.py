@@ -1,0 +1,133 @@
+"""Setup: players, names, colours or characters, count, variants, turn order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.textinput import TextInput
+
+from companion import registry
+from companion.errors import BellwetherError, SetupError
+
+from .. import theme
+from ..boards import setup_spec
+from ..widgets import FitButton, FitLabel, PlayerMark, load_kv
+
+
+class PlayerRow(BoxLayout):
+    """One seat: mark, name, colour or character, and moves in the turn order."""
+
+    def __init__(self, screen: SetupScreen, index: int, **kw: Any) -> None:
+        super().__init__(orientation="horizontal", spacing=dp(4), **kw)
+        self.screen = screen
+        self.index = index
+        self.mark = PlayerMark(size_hint_x=None, width=theme.touch_size())
+        self.name_input = TextInput(multiline=False, font_size=sp(20), write_tab=False, padding=[dp(6), dp(10)])
+        self.pick = FitButton(size_hint_x=0.6)
+        self.pick.bind(on_release=lambda *_: screen.cycle(self.index))
+        up = FitButton(text="Up", size_hint_x=None, width=theme.touch_size() * 1.2)
+        up.bind(on_release=lambda *_: screen.move(self.index, -1))
+        down = FitButton(text="Down", size_hint_x=None, width=theme.touch_size() * 1.2)
+        down.bind(on_release=lambda *_: screen.move(self.index, +1))
+        for w in (self.mark, self.name_input, self.pick, up, down):
+            self.add_widget(w)
+
+
+class SetupScreen(Screen):
+    def prepare(self, game_name: str) -> None:
+        """Fill the form for a game, with last time's names where there are some."""
+        app = App.get_running_app()
+        self.game = registry.get(game_name)
+        self.spec = setup_spec(game_name)
+        last = list(app.prefs.last_players)
+        count = min(max(len(last) or 2, self.game.min_players), self.game.max_players)
+        self.names = [last[i] if i < len(last) else f"Player {i + 1}" for i in range(self.game.max_players)]
+        self.picks = list(range(self.game.max_players))  # index into spec.values per seat
+        self.count = count
+        self.option_values = {o.key: 0 for o in self.spec.options}
+        self.ids.title.text = f"New game: {self.game.title} ({self.game.min_players}–{self.game.max_players} players)"
+        self.ids.error.text = ""
+        self._build()
+
+    # -- form --------------------------------------------------------------
+    def _build(self) -> None:
+        self.ids.count_label.text = f"Players: {self.count}"
+        rows = self.ids.rows
+        rows.clear_widgets()
+        self.rows: list[PlayerRow] = []
+        for i in range(self.count):
+            row = PlayerRow(self, i)
+            row.name_input.text = self.names[i]
+            row.name_input.bind(text=lambda inp, value, i=i: self._rename(i, value))
+            rows.add_widget(row)
+            self.rows.append(row)
+        for o in self.spec.options:
+            b = FitButton(text=f"{o.label}: {o.values[self.option_values[o.key]]}")
+            b.option_key = o.key
+            b.bind(on_release=lambda btn: self.cycle_option(btn.option_key))
+            rows.add_widget(b)
+        self._restyle()
+
+    def _rename(self, i: int, value: str) -> None:
+        self.names[i] = value
+
+    def _restyle(self) -> None:
+        app = App.get_running_app()
+        for i, row in enumerate(self.rows):
+            value = self.spec.values[self.picks[i] % len(self.spec.values)]
+            sw = theme.swatch_named(app.palette, value if self.spec.key == "colour" else None, self.picks[i])
+            row.mark.rgba = list(sw.rgba)
+            row.mark.shape = theme.shape(i)
+            row.pick.text = value
+
+    def change_count(self, delta: int) -> None:
+        n = self.count + delta
+        if self.game.min_players <= n <= self.game.max_players:
+            self.count = n
+            self._build()
+
+    def cycle(self, i: int) -> None:
+        """Next colour or character not taken by another seat."""
+        taken = {self.picks[j] % len(self.spec.values) for j in range(self.count) if j != i}
+        for step in range(1, len(self.spec.values) + 1):
+            candidate = (self.picks[i] + step) % len(self.spec.values)
+            if candidate not in taken:
+                self.picks[i] = candidate
+                break
+        self._restyle()
+
+    def move(self, i: int, delta: int) -> None:
+        """Move a seat up or down the turn order."""
+        j = i + delta
+        if 0 <= j < self.count:
+            self.names[i], self.names[j] = self.names[j], self.names[i]
+            self.picks[i], self.picks[j] = self.picks[j], self.picks[i]
+            self._build()
+
+    def cycle_option(self, key: str) -> None:
+        o = next(o for o in self.spec.options if o.key == key)
+        self.option_values[key] = (self.option_values[key] + 1) % len(o.values)
+        self._build()
+
+    def setup(self) -> dict[str, Any]:
+        players = []
+        for i in range(self.count):
+            value = self.spec.values[self.picks[i] % len(self.spec.values)]
+            players.append({"name": self.names[i].strip(), self.spec.key: value})
+        options = {o.key: o.values[self.option_values[o.key]] for o in self.spec.options}
+        return {"players": players, "options": options}
+
+    def start(self) -> None:
+        app = App.get_running_app()
+        try:
+            app.new_game(self.game.name, self.setup())
+        except (SetupError, BellwetherError) as e:
+            self.ids.error.text = str(e)
+
+
+load_kv(__file__)
+_unused = FitLabel  # registered for the .kv rules

@@ -1,0 +1,262 @@
+"""Table: the shared frame every game is played in.
+
+Top: who acts and what to do, with the rule (and a ruling shown large, with
+"Contest").  Right: the last dice with source and confidence and a one-tap
+correction, the whistle indicator, then the answers the game accepts now:
+dice faces from ``Prompt.dice`` and a button per ``Prompt.choices``.  Left:
+the game's own picture (``ui.boards``).  Any game is playable from this frame
+alone, before it has a picture of its own.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.screenmanager import Screen
+
+from companion.events import ROLL, Event, Source
+from companion.game import Choice, DiceRequest
+
+from .. import theme
+from ..boards import board_class
+from ..widgets import FitButton, load_kv
+
+MAX_CHOICES = 120  # more would not be usable by touch; the rest stays reachable by keyboard/log
+DEFAULT_FACES = {"d6": tuple(range(1, 7))}
+
+
+def dice_text(event: Event | None, accepted: bool) -> str:
+    """The last dice as read: faces, die, source and confidence."""
+    if event is None:
+        return "Dice: none rolled yet"
+    faces = ", ".join(str(f) for f in event.get("faces", ()))
+    conf = "" if event.confidence is None else f", {event.confidence:.0%} sure"
+    state = "" if accepted else " — not accepted"
+    return f"Dice {event.get('die', '')}: {faces}  (by {event.source.value}{conf}){state}"
+
+
+def whistle_text(event: Event | None, level: str | None) -> str:
+    """The whistle indicator: last blow, blower, and the live level if the sensor reports one."""
+    parts = []
+    if event is None:
+        parts.append("Whistle: none heard yet")
+    else:
+        when = time.strftime("%H:%M:%S", time.localtime(event.time)) if event.time else ""
+        blower = event.get("blower") or event.player or "unknown blower"
+        conf = "" if event.confidence is None else f", {event.confidence:.0%}"
+        hz = event.get("peak_hz")
+        pitch = f", {float(hz) / 1000:.1f} kHz" if isinstance(hz, (int, float)) else ""
+        parts.append(f"Whistle: {blower} at {when} (by {event.source.value}{pitch}{conf})")
+    if level is not None:
+        parts.append(f"mic {level}")
+    return " · ".join(parts)
+
+
+class TableScreen(Screen):
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.board: Any = None
+        self.board_game: str | None = None
+        self.mode = "roll"  # "roll", "correct" (the last roll) or "confirm" (a doubtful reading)
+        self.selected: list[Any] = []
+        self.faces_seen: dict[str, tuple[Any, ...]] = dict(DEFAULT_FACES)
+        self._entry_key: Any = None
+        self._entry_drawn: tuple[Any, ...] | None = None
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    # -- drawing -----------------------------------------------------------
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        s = app.session
+        if s is None:
+            return
+        prompt = s.prompt()
+        if prompt.dice is not None and prompt.dice.faces:
+            self.faces_seen[prompt.dice.die] = tuple(prompt.dice.faces)
+        if app.pending_roll is not None:
+            self.mode = "confirm"
+        elif self.mode == "confirm":
+            self.mode = "roll"
+        # Prompt: mark and name of who acts, in words too.
+        ids = self.ids
+        if prompt.player:
+            sw, shape = app.player_style(prompt.player)
+            ids.who_mark.rgba = list(sw.rgba)
+            ids.who_mark.shape = shape
+            ids.who_mark.opacity = 1
+        else:
+            ids.who_mark.opacity = 0
+        ids.prompt.text = prompt.text
+        ids.rule.text = f"Rule: {prompt.rule}" + (f"   ·   {s.game.title}" if s.game.title else "")
+        ids.alert.text = f"RULING: {prompt.alert}" if prompt.alert else ""
+        ids.alert_box.opacity = 1 if prompt.alert else 0
+        ids.alert_box.height = theme.touch_size() * 1.6 if prompt.alert else 0
+        ids.alert_box.disabled = not prompt.alert
+        ids.dice.text = dice_text(app.pending_roll or app.last_roll, app.pending_roll is None and app.last_roll_accepted)
+        ids.correct.disabled = app.last_roll is None or app.pending_roll is not None
+        ids.correct.text = "Cancel" if self.mode == "correct" else "Correct"
+        level = self._mic_level(app)
+        ids.whistle.text = whistle_text(app.last_whistle, level)
+        ids.undo.disabled = not s.can_undo
+        ids.redo.disabled = not s.can_redo
+        self._draw_entry(prompt.dice, prompt.choices)
+        self._draw_board(s)
+
+    def _mic_level(self, app: Any) -> str | None:
+        mic = app.hub.sensors.get("microphone")
+        level = getattr(mic, "level", None) if mic is not None else None
+        if isinstance(level, (int, float)):
+            return f"level {level:.0%}" if 0 <= level <= 1 else f"level {level:.1f}"
+        return None
+
+    def _draw_board(self, session: Any) -> None:
+        if self.board is None or self.board_game != session.game.name:
+            holder = self.ids.board_holder
+            holder.clear_widgets()
+            self.board = board_class(session.game.name)()
+            self.board_game = session.game.name
+            holder.add_widget(self.board)
+        self.board.update(session)
+
+    def _entry_request(self, dice: DiceRequest | None) -> tuple[str, int, tuple[Any, ...]] | None:
+        """(die, count, faces) the entry area offers now, by mode."""
+        app = App.get_running_app()
+        if self.mode == "confirm" and app.pending_roll is not None:
+            e = app.pending_roll
+            die = str(e.get("die", "d6"))
+            return die, len(e.get("faces", ())) or 1, self.faces_seen.get(die, DEFAULT_FACES["d6"])
+        if self.mode == "correct" and app.last_roll is not None:
+            e = app.last_roll
+            die = str(e.get("die", "d6"))
+            return die, len(e.get("faces", ())) or 1, self.faces_seen.get(die, DEFAULT_FACES["d6"])
+        if dice is not None:
+            return dice.die, dice.count, tuple(dice.faces) or self.faces_seen.get(dice.die, DEFAULT_FACES["d6"])
+        return None
+
+    def _draw_entry(self, dice: DiceRequest | None, choices: tuple[Choice, ...]) -> None:
+        req = self._entry_request(dice)
+        key = (self.mode, req, choices)
+        if key != self._entry_key:
+            self.selected = []  # a new question clears a half-entered answer
+            self._entry_key = key
+        elif tuple(self.selected) == self._entry_drawn:
+            return  # unchanged: rebuilding would replace a button under a finger mid-tap
+        self._entry_drawn = tuple(self.selected)
+        grid = self.ids.entry
+        grid.clear_widgets()
+        heading = []
+        if req is not None:
+            die, count, faces = req
+            shown = [str(f) for f in self.selected] + ["_"] * (count - len(self.selected))
+            verb = {"roll": "Enter the dice", "correct": "Correct the dice", "confirm": "Check the dice"}[self.mode]
+            heading.append(f"{verb} ({die} × {count}): {' '.join(shown)}")
+            for face in faces:
+                b = FitButton(text=str(face), max_font=26)
+                b.face = face
+                b.bind(on_release=lambda btn: self.enter_face(btn.face))
+                grid.add_widget(b)
+            if self.mode == "confirm":
+                ok = FitButton(text="As read")
+                ok.bind(on_release=lambda *_: self.confirm_pending())
+                grid.add_widget(ok)
+            if self.selected:
+                clear = FitButton(text="Clear")
+                clear.bind(on_release=lambda *_: self.clear_faces())
+                grid.add_widget(clear)
+        if choices and self.mode == "roll":
+            heading.append("or choose:" if req is not None else "Choose:")
+            for c in choices[:MAX_CHOICES]:
+                b = FitButton(text=c.label, max_font=18)
+                b.choice = c
+                b.bind(on_release=lambda btn: self.choose(btn.choice))
+                grid.add_widget(b)
+        if req is None and not choices:
+            heading.append("Nothing to enter: follow the prompt at the table.")
+        self.ids.entry_heading.text = " ".join(heading)
+
+    # -- input -------------------------------------------------------------
+    def enter_face(self, face: Any) -> None:
+        app = App.get_running_app()
+        req = self._entry_request(app.session.prompt().dice if app.session else None)
+        if req is None:
+            return
+        die, count, _faces = req
+        self.selected.append(face)
+        if len(self.selected) < count:
+            app.changed()
+            return
+        faces, self.selected = list(self.selected), []
+        if self.mode == "correct":
+            self.mode = "roll"
+            app.correct_roll(faces)
+        elif self.mode == "confirm":
+            app.pending_roll = None
+            self.mode = "roll"
+            app.submit(Event(ROLL, {"die": die, "faces": faces}, None, time.time(), Source.TOUCH))
+        else:
+            app.submit(Event(ROLL, {"die": die, "faces": faces}, None, time.time(), Source.TOUCH))
+        self._entry_key = None
+        self._entry_drawn = None
+        app.changed()
+
+    def key_face(self, number: int) -> bool:
+        """A number key: the face with that number (or the n-th face for named faces)."""
+        app = App.get_running_app()
+        req = self._entry_request(app.session.prompt().dice if app.session else None)
+        if req is None:
+            return False
+        faces = req[2]
+        if number in faces:
+            self.enter_face(number)
+            return True
+        if all(not isinstance(f, int) for f in faces) and 1 <= number <= len(faces):
+            self.enter_face(faces[number - 1])
+            return True
+        return False
+
+    def clear_faces(self) -> None:
+        self.selected = []
+        self._entry_drawn = None
+        App.get_running_app().changed()
+
+    def confirm_pending(self) -> None:
+        app = App.get_running_app()
+        e = app.pending_roll
+        if e is None:
+            return
+        app.pending_roll = None
+        self.mode = "roll"
+        app.submit(Event(ROLL, dict(e.payload), e.player, time.time(), Source.TOUCH))
+
+    def toggle_correct(self) -> None:
+        self.mode = "roll" if self.mode == "correct" else "correct"
+        self.selected = []
+        self._entry_drawn = None
+        App.get_running_app().changed()
+
+    def choose(self, choice: Choice) -> None:
+        App.get_running_app().submit(choice.event(time=time.time(), source=Source.TOUCH))
+
+    def contest(self) -> None:
+        """The table disputes the ruling on show.
+
+        If the game offers a correction or contest answer it is used;
+        otherwise the event that caused the ruling is undone (and stays in
+        the log, so it can be redone).
+        """
+        app = App.get_running_app()
+        s = app.session
+        if s is None:
+            return
+        for c in s.prompt().choices:
+            if c.type == "correction" or "contest" in c.label.lower():
+                app.submit(c.event(time=time.time(), source=Source.TOUCH))
+                return
+        app.undo()
+
+
+load_kv(__file__)

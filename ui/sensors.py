@@ -1,0 +1,186 @@
+"""The sensors as the app sees them: one queue, and a status per sensor.
+
+Each sensor module (camera dice reader, whistle microphone, GPIO buttons) is
+opened in a background thread after the first frame, so neither a slow
+import (OpenCV) nor a missing device delays start-up.  A module that is
+missing or fails to open is reported offline with the reason, and play goes
+on with on-screen entry.  Sensor threads only ever touch the queue; the app
+drains it on the Kivy clock.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from companion.events import Event
+from hardware.sensor import Sensor, SensorStatus
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SensorSpec:
+    name: str  # as SensorStatus.sensor says it: "camera", "microphone", "buttons"
+    module: str  # where the sensor lives
+    purpose: str  # what it is for, shown in Settings
+
+
+SPECS: tuple[SensorSpec, ...] = (
+    SensorSpec("camera", "hardware.dice", "reads the dice in the tray"),
+    SensorSpec("microphone", "hardware.whistle", "hears sheep-whistle blows"),
+    SensorSpec("buttons", "hardware.buttons", "GPIO buttons for dice and answers"),
+)
+
+# Names a sensor module may give the function or class that builds its sensor.
+FACTORY_NAMES = ("open_sensor", "create_sensor", "make_sensor", "open", "create")
+
+
+def _factory(module: Any) -> Callable[..., Sensor]:
+    for name in FACTORY_NAMES:
+        f = getattr(module, name, None)
+        if callable(f):
+            return f
+    classes = [
+        obj
+        for _, obj in inspect.getmembers(module, inspect.isclass)
+        if issubclass(obj, Sensor) and obj is not Sensor and obj.__module__ == module.__name__
+    ]
+    if len(classes) == 1:
+        return classes[0]
+    raise LookupError(f"{module.__name__} offers no sensor factory ({' / '.join(FACTORY_NAMES)})")
+
+
+class SensorHub:
+    """All sensors, their statuses, and the one queue they write to."""
+
+    def __init__(self, specs: Iterable[SensorSpec] = SPECS, clock: Callable[[], float] = time.time) -> None:
+        self.queue: queue.Queue[Any] = queue.Queue()
+        self.specs = {s.name: s for s in specs}
+        self.clock = clock
+        self.sensors: dict[str, Sensor] = {}
+        self.statuses: dict[str, SensorStatus] = {
+            s.name: SensorStatus(s.name, False, "starting", clock()) for s in self.specs.values()
+        }
+        self._thread: threading.Thread | None = None
+
+    # -- opening -------------------------------------------------------------
+    def add(self, sensor: Sensor) -> None:
+        """Use an already built sensor (a fake in tests, or a demo backend)."""
+        sensor.out = self.queue
+        self.sensors[sensor.name] = sensor
+        self.statuses[sensor.name] = sensor.status
+        self.specs.setdefault(sensor.name, SensorSpec(sensor.name, type(sensor).__module__, "added by the app"))
+
+    def open_all(self, background: bool = True) -> None:
+        pending = [s for s in self.specs.values() if s.name not in self.sensors]
+        if background:
+            self._thread = threading.Thread(target=self._open, args=(pending,), name="sensor-open", daemon=True)
+            self._thread.start()
+        else:
+            self._open(pending)
+
+    def _open(self, specs: list[SensorSpec]) -> None:
+        for spec in specs:
+            try:
+                module = importlib.import_module(spec.module)
+            except ImportError as e:
+                missing = getattr(e, "name", None) or spec.module
+                self._offline(spec.name, f"module {missing} is not installed or not built yet")
+                continue
+            except Exception as e:  # a broken module must not stop the app
+                self._offline(spec.name, f"{spec.module} failed to load: {e}")
+                continue
+            try:
+                sensor = _factory(module)(out=self.queue)
+            except TypeError:
+                try:
+                    sensor = _factory(module)()
+                except Exception as e:
+                    self._offline(spec.name, f"could not open: {e}")
+                    continue
+            except Exception as e:
+                self._offline(spec.name, f"could not open: {e}")
+                continue
+            sensor.out = self.queue
+            self.sensors[spec.name] = sensor
+            self.queue.put(sensor.status)
+            start = getattr(sensor, "start", None)
+            if callable(start):
+                try:
+                    start()
+                except Exception as e:
+                    sensor.set_status(False, f"could not start: {e}")
+
+    def _offline(self, name: str, reason: str) -> None:
+        log.info("%s offline: %s", name, reason)
+        self.queue.put(SensorStatus(name, False, reason, self.clock()))
+
+    def close(self) -> None:
+        for sensor in self.sensors.values():
+            for attr in ("stop", "close"):
+                f = getattr(sensor, attr, None)
+                if callable(f):
+                    try:
+                        f()
+                    except Exception as e:
+                        log.warning("closing %s: %s", sensor.name, e)
+                    break
+
+    # -- draining ------------------------------------------------------------
+    def drain(self, limit: int = 50) -> tuple[list[Event], bool]:
+        """Events waiting in the queue, and whether any status changed.
+
+        ``limit`` bounds the work per clock tick so a flood of sensor output
+        cannot freeze the screen; the rest waits for the next tick.
+        """
+        events: list[Event] = []
+        changed = False
+        for _ in range(limit):
+            try:
+                item = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(item, SensorStatus):
+                self.statuses[item.sensor] = item
+                changed = True
+            elif isinstance(item, Event):
+                events.append(item)
+        return events, changed
+
+    def offline(self) -> list[SensorStatus]:
+        return [s for s in self.statuses.values() if not s.online]
+
+    def details(self, name: str) -> list[tuple[str, str]]:
+        """What a sensor object itself reports, for the Settings screen.
+
+        Only public, plain attributes the sensor exposes (level, backend,
+        last event, ...) are shown; nothing is invented for a sensor that
+        offers none.
+        """
+        sensor = self.sensors.get(name)
+        if sensor is None:
+            return []
+        out: list[tuple[str, str]] = [("class", f"{type(sensor).__module__}.{type(sensor).__name__}")]
+        for attr in sorted(vars(sensor)):
+            if attr.startswith("_") or attr in {"out", "clock", "name"}:
+                continue
+            value = getattr(sensor, attr)
+            if isinstance(value, (str, int, float, bool)) or value is None:
+                out.append((attr, str(value)))
+            elif isinstance(value, (tuple, list)) and len(value) <= 8:
+                out.append((attr, ", ".join(str(v) for v in value)))
+        for attr in ("level", "backend", "last_event", "device"):
+            if attr in vars(type(sensor)) and isinstance(getattr(type(sensor), attr), property):
+                try:
+                    out.append((attr, str(getattr(sensor, attr))))
+                except Exception as e:
+                    out.append((attr, f"unavailable: {e}"))
+        return out

@@ -1,0 +1,160 @@
+"""Widgets every screen uses: text that fits its box, big buttons, player marks.
+
+``FitLabel`` wraps its text to its width and steps the font down until the
+text fits its height, so long player names or rule texts shrink instead of
+being cut off on the 800x480 display; the layout tests check the result.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.lang import Builder
+from kivy.metrics import sp
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.togglebutton import ToggleButton
+from kivy.uix.widget import Widget
+
+from . import theme
+
+
+class FitMixin:
+    """Shrink the font (down to ``min_font``) until the wrapped text fits."""
+
+    max_font = NumericProperty(sp(20))
+    min_font = NumericProperty(sp(10))
+
+    def __init__(self, **kw: Any) -> None:
+        self._fit_trigger = Clock.create_trigger(self._fit, -1)
+        super().__init__(**kw)
+        self.fbind("size", self._fit_trigger)
+        self.fbind("text", self._fit_trigger)
+        self.fbind("max_font", self._fit_trigger)
+        self.fbind("min_font", self._fit_trigger)
+        self._fit_trigger()
+
+    def _fit(self, *_: Any) -> None:
+        if self.width < 4 or self.height < 4:
+            return
+        pad_x = self.padding[0] + self.padding[2] if len(self.padding) == 4 else 2 * self.padding[0]
+        self.text_size = (max(1, self.width - pad_x), None)
+        size = float(self.max_font)
+        while True:
+            self.font_size = size
+            self.texture_update()
+            tw, th = self.texture_size
+            if (th <= self.height and tw <= self.width) or size <= self.min_font:
+                break
+            size = max(float(self.min_font), math.floor(size * 0.88))
+
+
+class FitLabel(FitMixin, Label):
+    pass
+
+
+class FitButton(FitMixin, Button):
+    pass
+
+
+class FitToggle(FitMixin, ToggleButton):
+    pass
+
+
+def shape_points(shape: str, cx: float, cy: float, s: float) -> list[float]:
+    """Outline of a player shape of radius ``s`` around (cx, cy); "cross" is drawn apart."""
+    n, r2, rot = {
+        "triangle": (3, 1.0, math.pi / 2),
+        "square": (4, 1.0, math.pi / 4),
+        "diamond": (4, 1.0, 0.0),
+        "star": (10, 0.45, math.pi / 2),
+        "circle": (24, 1.0, 0.0),
+        "cross": (4, 1.0, math.pi / 4),
+    }.get(shape, (24, 1.0, 0.0))
+    pts: list[float] = []
+    for i in range(n):
+        r = s if (i % 2 == 0 or r2 == 1.0) else s * r2
+        a = rot + 2 * math.pi * i / n
+        pts += [cx + r * math.cos(a), cy + r * math.sin(a)]
+    return pts
+
+
+def fan(pts: list[float], cx: float, cy: float) -> tuple[list[float], list[int]]:
+    """Mesh vertices and indices filling a star-shaped outline from its centre."""
+    verts: list[float] = [cx, cy, 0, 0]
+    for i in range(0, len(pts), 2):
+        verts += [pts[i], pts[i + 1], 0, 0]
+    verts += [pts[0], pts[1], 0, 0]
+    return verts, list(range(len(verts) // 4))
+
+
+class Panel(BoxLayout):
+    """A box with a flat background colour (``bg``)."""
+
+    bg = ListProperty(list(theme.PANEL))
+
+
+class PlayerMark(Widget):
+    """A player's colour as a filled shape with a dark outline.
+
+    The shape differs per seat, so the mark still tells players apart in
+    greyscale or for colour-blind players.
+    """
+
+    shape = StringProperty("circle")
+    rgba = ListProperty([1, 1, 1, 1])
+    active = BooleanProperty(False)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.fbind("pos", self._draw)
+        self.fbind("size", self._draw)
+        self.fbind("shape", self._draw)
+        self.fbind("rgba", self._draw)
+        self.fbind("active", self._draw)
+        self._draw()
+
+    def _points(self) -> list[float]:
+        return shape_points(self.shape, *self.center, min(self.width, self.height) * 0.42)
+
+    def _draw(self, *_: Any) -> None:
+        from kivy.graphics import Color, Line, Mesh, Rectangle
+
+        self.canvas.clear()
+        with self.canvas:
+            if self.shape == "cross":
+                s = min(self.width, self.height) * 0.42
+                t = s * 0.38
+                cx, cy = self.center
+                Color(0, 0, 0, 1)
+                Rectangle(pos=(cx - s - 2, cy - t - 2), size=(2 * s + 4, 2 * t + 4))
+                Rectangle(pos=(cx - t - 2, cy - s - 2), size=(2 * t + 4, 2 * s + 4))
+                Color(*self.rgba)
+                Rectangle(pos=(cx - s, cy - t), size=(2 * s, 2 * t))
+                Rectangle(pos=(cx - t, cy - s), size=(2 * t, 2 * s))
+            else:
+                pts = self._points()
+                cx, cy = self.center
+                verts, indices = fan(pts, cx, cy)
+                Color(*self.rgba)
+                Mesh(vertices=verts, indices=indices, mode="triangle_fan")
+                Color(0, 0, 0, 1)
+                Line(points=[*pts, pts[0], pts[1]], width=1.5, close=True)
+            if self.active:
+                Color(*theme.TEXT)
+                Line(rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2), width=1.5)
+
+
+def load_kv(module_file: str) -> None:
+    """Load the .kv file that sits next to a module (one .kv per screen)."""
+    path = os.path.splitext(module_file)[0] + ".kv"
+    if path not in Builder.files:
+        Builder.load_file(path)
+
+
+load_kv(__file__)
