@@ -91,7 +91,9 @@ def pass_check(s: FleecedState, at: float | None) -> FleecedState:
 
 
 def blower_of(s: FleecedState, e: Event) -> str | None:
-    payload_blower = e.get("blower", e.player)
+    payload_blower = e.get("blower")
+    if payload_blower is None:
+        payload_blower = e.player
     if e.player is not None and payload_blower is not None and payload_blower != e.player:
         raise refuse(f"the whistle's blower ({payload_blower}) and player ({e.player}) disagree", rules.WHISTLE)
     if payload_blower is not None and payload_blower not in s.names:
@@ -147,8 +149,8 @@ def on_contest(game: Fleeced, s: FleecedState, e: Event) -> FleecedState:
     c = s.contest
     if c is None:
         raise refuse("there is no whistle ruling to contest this turn (undo to go further back)", rules.WHISTLE)
-    wanted = e.get("contest", c.ruling)
-    if wanted != c.ruling:
+    wanted = e.get("contest")
+    if wanted is not True and wanted != c.ruling:  # true means the latest ruling
         raise refuse("only the latest whistle penalty, this turn, can be contested; undo to go further back",
                      rules.WHISTLE)
     replayed = reverse(game, c)

@@ -1,0 +1,226 @@
+"""Whistle enforcement: before the roll, the margin, out of turn, "Who blew?", contests."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import IllegalAction
+
+from .table import Table
+
+
+def towing(margin: float | None = None) -> Table:
+    """Wallace's turn, six sheep in tow; Gromit has none."""
+    t = Table() if margin is None else Table(whistle_margin=margin)
+    t.start()
+    t.open_hideout("pub", 6)
+    t.rustle("green", 3, 4)
+    t.end_turn()
+    t.roll(1)
+    t.land()
+    t.end_turn()
+    assert t.state.player == "Wallace" and t.sheep["in_tow"]["Wallace"] == 6
+    return t
+
+
+def claimed(t: Table, name: str = "Wallace") -> Table:
+    """Lead the flock Home with a proper whistle, then pass the turn to Gromit."""
+    t.whistle(name)
+    t.roll(1, 2)
+    t.land("home")
+    t.end_turn()
+    return t
+
+
+def kinds(t: Table) -> list[str]:
+    return [r["kind"] for r in t.json["rulings"]]
+
+
+def test_whistle_before_roll_keeps_the_flock() -> None:
+    t = towing()
+    assert "blow your whistle" in t.prompt().text
+    assert "whistle" in t.choice_types()
+    t.whistle("Wallace")
+    t.roll(2, 3)
+    assert t.state.check is None
+    t.land()
+    assert t.sheep["in_tow"]["Wallace"] == 6
+
+
+def test_no_whistle_sheep_hoof_it_to_the_green_on_settle() -> None:
+    t = towing()
+    t.roll(2, 3)
+    assert t.state.check is not None and t.sheep["in_tow"]["Wallace"] == 6  # ruling held for the margin
+    assert "settle" in t.choice_types()
+    t.send("settle")
+    assert t.prompt().alert == "No whistle before the roll: Wallace's 6 sheep hoof it to the Village Green."
+    assert t.sheep["in_tow"]["Wallace"] == 0 and t.sheep["green"] == 6
+    assert t.json["last_ruling"] == t.prompt().alert
+
+
+def test_late_whistle_within_margin_counts_as_before_the_roll() -> None:
+    t = towing()
+    t.roll(2, 3)
+    rolled = t.now
+    t.whistle("Wallace", at=rolled + 1.2)
+    assert t.sheep["in_tow"]["Wallace"] == 6
+    assert kinds(t)[-1] == "late-whistle-counted"
+    assert "1.2 s after the roll" in t.prompt().alert
+
+
+def test_whistle_after_the_margin_is_too_late() -> None:
+    t = towing()
+    t.roll(2, 3)
+    t.whistle("Wallace", at=t.now + 1.6)
+    assert t.sheep["in_tow"]["Wallace"] == 0
+    assert kinds(t)[-1] == "no-whistle"
+
+
+def test_margin_is_a_setup_option() -> None:
+    t = towing(margin=0.5)
+    t.roll(2, 3)
+    t.whistle("Wallace", at=t.now + 0.8)
+    assert t.sheep["in_tow"]["Wallace"] == 0
+
+
+def test_next_event_decides_the_ruling_and_one_undo_reverses_both() -> None:
+    t = towing()
+    t.roll(2, 3)
+    t.land("square")  # no settle sent: the landing rules on the whistle first
+    assert t.sheep["in_tow"]["Wallace"] == 0 and t.phase == "actions"
+    t.session.undo()
+    assert t.sheep["in_tow"]["Wallace"] == 6 and t.state.check is not None
+
+
+def test_double_with_sheep_rolls_again_without_a_second_whistle() -> None:
+    t = towing()
+    t.whistle("Wallace")
+    t.roll(4, 4)
+    t.roll(1, 2)
+    assert t.state.check is None
+    t.land()
+    assert t.sheep["in_tow"]["Wallace"] == 6
+
+
+def test_rustle_without_whistle_rustles_nothing() -> None:
+    t = Table().start()
+    t.open_hideout("pub", 6)
+    t.rustle("green", 3, 4, whistle=False)
+    assert t.sheep["green"] == 6 and t.sheep["in_tow"]["Wallace"] == 0
+    assert "rustle fails and the sheep stay where they are" in t.json["last_ruling"]
+
+
+def test_out_of_turn_whistle_costs_a_claimed_sheep() -> None:
+    t = claimed(towing())
+    assert t.state.player == "Gromit" and t.sheep["claimed"]["Wallace"] == 6
+    t.whistle("Wallace")
+    assert t.sheep["claimed"]["Wallace"] == 5 and t.sheep["green"] == 1
+    assert t.prompt().alert == "Wallace blew out of turn and loses one claimed sheep to the Village Green."
+
+
+def test_out_of_turn_whistle_without_claimed_sheep_is_no_penalty() -> None:
+    t = Table().start()
+    before = t.sheep
+    t.whistle("Gromit")
+    assert t.sheep == before
+    assert kinds(t) == ["no-penalty"]
+    assert "no claimed sheep" in t.prompt().alert
+
+
+def test_warm_up_whistles_break_no_rule() -> None:
+    t = Table()
+    t.whistle("Gromit")
+    t.whistle(None)
+    assert t.json["rulings"] == [] and t.state.questions == ()
+
+
+def test_unattributed_whistle_asks_who_blew() -> None:
+    t = claimed(towing())
+    t.whistle(None)
+    p = t.prompt()
+    assert p.player is None and p.text.startswith("Who blew?")
+    assert [c.label for c in p.choices][:3] == ["Wallace blew", "Gromit blew", "Nobody: it was noise"]
+    t.send("answer", {"blower": "Wallace"})
+    assert t.sheep["claimed"]["Wallace"] == 5
+
+
+def test_noise_answer_rules_nothing() -> None:
+    t = claimed(towing())
+    t.whistle(None)
+    t.send("answer", {"blower": None})
+    assert t.sheep["claimed"]["Wallace"] == 6 and kinds(t)[-1] == "noise"
+
+
+def test_unattributed_whistle_before_roll_holds_the_ruling_until_answered() -> None:
+    t = towing()
+    t.whistle(None)
+    t.roll(2, 3)  # the camera's roll is accepted; its ruling waits
+    before = t.state
+    with pytest.raises(IllegalAction, match="Who blew") as err:
+        t.land()
+    assert t.state is before and "Your Sheep Whistle" in err.value.rule
+    assert {c.type for c in t.prompt().choices} == {"answer"} and t.prompt().dice is None
+    t.send("answer", {"blower": "Wallace"})
+    t.land()
+    assert t.sheep["in_tow"]["Wallace"] == 6
+
+
+def test_contest_reverses_a_no_whistle_ruling_and_keeps_both() -> None:
+    t = towing()
+    t.roll(2, 3)
+    t.land("cheese")  # decided: the flock hoofs it; then a card
+    t.send("draw", {"card": "other"})
+    assert t.sheep["in_tow"]["Wallace"] == 0
+    contest = [c for c in t.prompt().choices if c.type == "correction"]
+    assert [c.label for c in contest] == ["Wallace: I did blow: reverse the ruling"]
+    t.send("correction", dict(contest[0].payload), player="Wallace")
+    assert t.sheep["in_tow"]["Wallace"] == 6 and t.sheep["green"] == 0
+    assert t.json["hands"]["Wallace"][-1] == "other"  # the card drawn after the ruling still counts
+    rulings = t.json["rulings"]
+    assert [r["kind"] for r in rulings[-2:]] == ["no-whistle", "contested"]
+    assert rulings[-2]["contested"] is True
+    assert [e.type for e in t.session.events][-2:] == ["draw", "correction"]
+
+
+def test_contest_reverses_an_out_of_turn_penalty() -> None:
+    t = claimed(towing())
+    t.whistle("Wallace")
+    t.roll(3)
+    t.send("correction", {"contest": True}, player="Wallace")
+    assert t.sheep["claimed"]["Wallace"] == 6 and t.sheep["green"] == 0
+    assert t.phase == "move"  # Gromit's roll still stands
+
+
+def test_contest_refused_when_what_followed_becomes_illegal() -> None:
+    t = towing()
+    t.roll(2, 3)
+    t.send("settle")
+    t.land()
+    t.send("rustle", {"from": "green"})  # possible only because the flock hoofed it
+    before = t.state
+    with pytest.raises(IllegalAction, match="undo back to the ruling") as err:
+        t.send("correction", {"contest": True})
+    assert t.state is before and "Your Sheep Whistle" in err.value.rule
+    assert "correction" not in t.choice_types()
+
+
+def test_contest_window_closes_when_the_turn_passes() -> None:
+    t = towing()
+    t.roll(2, 3)
+    t.send("settle")
+    t.land()
+    t.end_turn()
+    with pytest.raises(IllegalAction, match="no whistle ruling to contest"):
+        t.send("correction", {"contest": True})
+
+
+def test_settle_with_nothing_pending_is_refused() -> None:
+    t = Table().start()
+    with pytest.raises(IllegalAction, match="no whistle ruling is waiting"):
+        t.send("settle")
+
+
+def test_whistle_blower_must_be_playing() -> None:
+    t = Table().start()
+    with pytest.raises(IllegalAction, match="not playing"):
+        t.whistle("Shaun")
