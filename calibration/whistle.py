@@ -1,0 +1,370 @@
+"""``bellwether calibrate whistle``: learn the room's noise and each player's whistle.
+
+The wizard (1) listens to the quiet room, (2) asks each player for N blows,
+showing progress as each is heard, (3) learns the detection band and one
+signature per whistle, then (4) checks every blow against the signatures
+(and, live, asks for one more blow each) before writing the profile.
+
+The profile is ``whistle.toml`` in the config dir (``companion.paths.config_dir()``),
+versioned: a missing profile, or one of another version, gives the
+defaults, which still detect a generic whistle (800-6000 Hz) but attribute
+nothing.  ``--from-wav DIR`` drives the wizard from recordings instead of
+the microphone: ``DIR/noise.wav`` and ``DIR/<player>.wav`` (that player's
+blows), optionally ``DIR/check-<player>.wav``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from companion.config import Table, load_table
+from companion.errors import BellwetherError, ConfigError
+from companion.paths import config_dir
+
+log = logging.getLogger(__name__)
+
+PROFILE_VERSION = 1
+PROFILE_NAME = "whistle.toml"
+# Band learned from the blows: from a little under the lowest fundamental to
+# a little over the highest, so a whistle blown softer or harder still fits,
+# while voices below and jingling keys above stay out.
+BAND_BELOW = 0.75
+BAND_ABOVE = 1.35
+BAND_LIMITS = (400.0, 7000.0)
+
+
+class CalibrationError(BellwetherError, RuntimeError):
+    """The wizard could not learn what it needs (too few blows heard, ...)."""
+
+
+def profile_path(directory: str | Path | None = None) -> Path:
+    return config_dir(directory) / PROFILE_NAME
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What the detector needs from calibration (see ``detector()``)."""
+
+    band_hz: tuple[float, float] | None = None  # None: the detector's default band
+    overrides: dict[str, float] = field(default_factory=dict)  # other DetectorParams fields
+    noise_db: tuple[float, ...] | None = None  # the quiet room, per STFT bin
+    signatures: tuple[Any, ...] = ()  # hardware.whistle.signature.Signature
+    source: str = "defaults"  # where it came from, for the Settings screen
+    created: str = ""
+
+    @property
+    def is_default(self) -> bool:
+        return self.source.startswith("defaults")
+
+    def params(self) -> Any:
+        from hardware.whistle.detector import DetectorParams
+
+        p = DetectorParams(**self.overrides)
+        return dataclasses.replace(p, band_hz=self.band_hz) if self.band_hz else p
+
+    def detector(self) -> Any:
+        """A detector set up from this profile (attribution only with signatures)."""
+        import numpy as np
+
+        from hardware.whistle.detector import WhistleDetector
+        from hardware.whistle.signature import Attributor
+
+        noise = None if self.noise_db is None else np.asarray(self.noise_db)
+        attribute = Attributor(self.signatures) if self.signatures else None
+        return WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
+
+    # -- TOML -------------------------------------------------------------------
+    def to_toml(self) -> str:
+        lines = [
+            "# Bellwether whistle calibration: written by `bellwether calibrate whistle`.",
+            f"version = {PROFILE_VERSION}",
+            f'created = "{self.created}"',
+            "",
+            "[detector]",
+        ]
+        if self.band_hz:
+            lines.append(f"band_hz = [{self.band_hz[0]:.1f}, {self.band_hz[1]:.1f}]")
+        lines += [f"{k} = {v!r}" for k, v in sorted(self.overrides.items())]
+        if self.noise_db is not None:
+            lines += ["", "[noise]", "spectrum_db = [" + ", ".join(f"{v:.1f}" for v in self.noise_db) + "]"]
+        for s in self.signatures:
+            lines += [
+                "",
+                "[[whistle]]",
+                f"name = {_toml_string(s.name)}",
+                f"peak_hz = {s.peak_hz:.2f}",
+                f"pitch_spread_cents = {s.pitch_spread_cents:.2f}",
+                f"spread_cents = {s.spread_cents:.2f}",
+                f"h2_db = {s.h2_db:.2f}",
+                f"am_db = {s.am_db:.2f}",
+                f"blows = {s.blows}",
+            ]
+        return "\n".join(lines) + "\n"
+
+    def save(self, path: str | Path | None = None) -> Path:
+        path = Path(path) if path else profile_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".toml.tmp")
+        tmp.write_text(self.to_toml(), encoding="utf-8")
+        tmp.replace(path)  # never leave half a profile behind
+        return path
+
+
+def _toml_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e9
+
+
+def load_profile(path: str | Path | None = None) -> Profile:
+    """The calibration profile, or the defaults when there is none or it is stale.
+
+    A profile of the right version with a bad value is an error naming the
+    file and key (it would be wrong to silently ignore a user's edit).
+    """
+    from hardware.whistle.detector import DetectorParams
+    from hardware.whistle.signature import Signature
+
+    path = Path(path) if path else profile_path()
+    if not path.exists():
+        return Profile(source=f"defaults (no profile at {path})")
+    t = load_table(path)
+    version = t.get("version", lambda v: isinstance(v, int), "a whole number", None)
+    if version != PROFILE_VERSION:
+        log.warning("%s: whistle profile version %s, expected %s; using defaults", path, version, PROFILE_VERSION)
+        return Profile(source=f"defaults (stale profile at {path}: version {version}, run calibrate whistle again)")
+    det = t.table("detector", {})
+    band = det.list("band_hz", None, of=_finite, expected="[low, high] in Hz")
+    if band is not None and (len(band) != 2 or not 0 < band[0] < band[1] <= 8000):
+        raise ConfigError(path, "detector.band_hz", "[low, high] with 0 < low < high <= 8000", band)
+    numeric = {f.name for f in dataclasses.fields(DetectorParams) if f.type in ("float", "int")}
+    overrides: dict[str, float] = {}
+    for key in det.data:
+        if key == "band_hz":
+            continue
+        if key not in numeric:
+            raise ConfigError(path, f"detector.{key}", "one of band_hz, " + ", ".join(sorted(numeric)), key)
+        overrides[key] = det.number(key) if isinstance(det.data[key], float) else det.integer(key)
+    noise = t.table("noise", {}).list("spectrum_db", None, of=_finite, expected="a list of numbers (dB)")
+    if noise is not None and len(noise) != 257:
+        raise ConfigError(path, "noise.spectrum_db", "257 values (one per STFT bin)", f"{len(noise)} values")
+    whistles = t.list("whistle", [], of=lambda v: isinstance(v, dict), expected="a list of [[whistle]] tables")
+    signatures = []
+    for i, w in enumerate(whistles):
+        wt = Table(w, path, f"whistle[{i}].")
+        signatures.append(Signature(
+            name=wt.string("name"),
+            peak_hz=wt.number("peak_hz", lo=20, hi=8000),
+            pitch_spread_cents=wt.number("pitch_spread_cents", lo=0),
+            spread_cents=wt.number("spread_cents", 0.0, lo=0),
+            h2_db=wt.number("h2_db", -40.0),
+            am_db=wt.number("am_db", 1.0, lo=0),
+            blows=wt.integer("blows", 0, lo=0),
+        ))
+    return Profile(
+        band_hz=(float(band[0]), float(band[1])) if band else None,
+        overrides=overrides,
+        noise_db=tuple(float(v) for v in noise) if noise is not None else None,
+        signatures=tuple(signatures),
+        source=str(path),
+        created=t.string("created", ""),
+    )
+
+
+# -- learning ---------------------------------------------------------------------
+
+
+def learn_band(peaks: list[float]) -> tuple[float, float]:
+    lo = max(BAND_LIMITS[0], min(peaks) * BAND_BELOW)
+    hi = min(BAND_LIMITS[1], max(peaks) * BAND_ABOVE)
+    return round(lo, 1), round(max(hi, lo * 1.5), 1)
+
+
+def noise_spectrum(samples: Any) -> tuple[float, ...]:
+    """The room's mean power per STFT bin (dB), as the detector measures it."""
+    import numpy as np
+
+    from hardware.whistle.detector import HOP, N_FFT
+
+    x = np.asarray(samples, np.float32)
+    if len(x) < N_FFT:
+        raise CalibrationError("the quiet-room recording is shorter than one analysis window")
+    frames = np.lib.stride_tricks.sliding_window_view(x, N_FFT)[::HOP]
+    power = np.abs(np.fft.rfft(frames * np.hanning(N_FFT), axis=1)) ** 2
+    # The median, not the mean: a cough during the quiet minute should not count.
+    return tuple(float(v) for v in np.round(10 * np.log10(np.median(power, axis=0) + 1e-20), 1))
+
+
+def listening_detector(noise_db: tuple[float, ...] | None) -> Any:
+    """The detector used while calibrating: any whistle-like blow in a wide band."""
+    import numpy as np
+
+    from hardware.whistle.detector import DetectorParams, WhistleDetector
+
+    params = DetectorParams(band_hz=(500.0, 7000.0))
+    return WhistleDetector(params, noise_db=None if noise_db is None else np.asarray(noise_db))
+
+
+# -- the wizard -----------------------------------------------------------------------
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", required=True, help="comma-separated names, one per whistle (e.g. Shaun,Timmy)")
+    p.add_argument("--blows", type=int, default=3, help="blows to record per whistle (default 3)")
+    p.add_argument("--quiet-seconds", type=float, default=3.0, help="seconds of quiet room to record (default 3)")
+    p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each player's blows (default 30)")
+    p.add_argument("--from-wav", metavar="DIR", help="read noise.wav and <player>.wav from DIR instead of the microphone")
+    p.add_argument("--output", help=f"profile to write (default: {PROFILE_NAME} in the config dir)")
+
+
+class _Progress:
+    """One line per step, a bar that fills as blows are heard (plain text: works in any terminal)."""
+
+    def __init__(self, stream: Any = sys.stdout) -> None:
+        self.stream = stream
+
+    def step(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+    def bar(self, name: str, done: int, total: int, note: str = "") -> None:
+        filled = "#" * done + "-" * (total - done)
+        print(f"  {name:<12} [{filled}] {done}/{total} {note}".rstrip(), file=self.stream, flush=True)
+
+
+def _wav_blocks(path: Path) -> Iterator[Any]:
+    from hardware.audio import WavSource
+
+    src = WavSource(path)
+    src.open()
+    try:
+        while (block := src.read()) is not None:
+            yield block
+    finally:
+        src.close()
+
+
+def _mic_blocks(seconds: float) -> Iterator[Any]:
+    from hardware.audio import RATE, open_source
+
+    _, src = open_source()
+    src.open()
+    try:
+        got = 0.0
+        deadline = time.monotonic() + seconds + 5  # a device that delivers nothing must not hang the wizard
+        while got < seconds and time.monotonic() < deadline:
+            block = src.read(0.5)
+            if block is None:
+                return
+            got += len(block) / RATE
+            yield block
+    finally:
+        src.close()
+
+
+def _collect_blows(name: str, blocks: Iterator[Any], wanted: int, noise_db: tuple[float, ...] | None,
+                   progress: _Progress) -> list[dict[str, float]]:
+    det = listening_detector(noise_db)
+    blows: list[dict[str, float]] = []
+    progress.bar(name, 0, wanted)
+    for block in blocks:
+        for d in det.process(block):
+            blows.append(dict(d.features))
+            progress.bar(name, len(blows), wanted, f"heard {d.peak_hz:.0f} Hz")
+            if len(blows) >= wanted:
+                return blows
+    return blows
+
+
+def calibrate(players: list[str], blows: int, noise_blocks: Callable[[], Iterator[Any]],
+              player_blocks: Callable[[str], Iterator[Any]], check_blocks: Callable[[str], Iterator[Any] | None],
+              progress: _Progress) -> tuple[Profile, list[str]]:
+    """The wizard's steps, independent of where the sound comes from. Returns the profile and check notes."""
+    import numpy as np
+
+    from hardware.whistle.signature import Attributor, Signature
+
+    progress.step("Step 1: quiet room. Please keep still and quiet...")
+    noise = list(noise_blocks())
+    if not noise:
+        raise CalibrationError("no sound came in for the quiet-room step")
+    noise_db = noise_spectrum(np.concatenate(noise))
+    progress.step(f"  room noise: {np.mean(noise_db):.0f} dB per bin on average")
+
+    progress.step(f"Step 2: each player blows their whistle {blows} times, one blow at a time.")
+    learned: dict[str, list[dict[str, float]]] = {}
+    for name in players:
+        progress.step(f"  {name}: blow now.")
+        heard = _collect_blows(name, player_blocks(name), blows, noise_db, progress)
+        if len(heard) < blows:
+            raise CalibrationError(f"heard {len(heard)} of {blows} blows from {name}; blow longer or closer and run again")
+        learned[name] = heard
+    signatures = tuple(Signature.learn(n, b) for n, b in learned.items())
+    band = learn_band([s.peak_hz for s in signatures])
+    profile = Profile(band_hz=band, noise_db=noise_db, signatures=signatures,
+                      created=datetime.now(UTC).isoformat(timespec="seconds"))
+
+    progress.step(f"Step 3: check (detection band {band[0]:.0f}-{band[1]:.0f} Hz).")
+    notes: list[str] = []
+    attribute = Attributor(signatures)
+    for name in players:
+        progress.step(f"  {name}: one more blow, please.")
+        blocks = check_blocks(name)
+        if blocks is None:  # no check recording: check the calibration blows themselves
+            results = [attribute(b)[0] for b in learned[name]]
+        else:
+            det = profile.detector()
+            results = [d.blower for block in blocks for d in det.process(block)]
+        right = sum(r == name for r in results)
+        wrong = sorted({r for r in results if r not in (name, None)})
+        progress.bar(name, right, max(len(results), 1), "recognised" + (f"; taken for {', '.join(wrong)}" if wrong else ""))
+        if not results:
+            notes.append(f"{name}: no blow heard in the check")
+        elif right < len(results):
+            notes.append(f"{name}: {right} of {len(results)} check blows recognised")
+    for i, a in enumerate(signatures):
+        for b in signatures[i + 1 :]:
+            cents = abs(1200 * np.log2(a.peak_hz / b.peak_hz))
+            if cents < 100:
+                notes.append(f"{a.name} and {b.name} sound alike ({cents:.0f} cents apart): the app will ask who blew")
+    return profile, notes
+
+
+def main(args: argparse.Namespace) -> int:
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if not players or len(set(players)) != len(players):
+        raise CalibrationError(f"--players: expected distinct comma-separated names, got {args.players!r}")
+    if args.blows < 1:
+        raise CalibrationError(f"--blows: expected a whole number >= 1, got {args.blows}")
+    progress = _Progress()
+    if args.from_wav:
+        folder = Path(args.from_wav)
+        for needed in ["noise", *players]:
+            if not (folder / f"{needed}.wav").exists():
+                raise CalibrationError(f"{folder / (needed + '.wav')}: no such file (--from-wav needs noise.wav and one WAV per player)")
+
+        def check(name: str) -> Iterator[Any] | None:
+            p = folder / f"check-{name}.wav"
+            return _wav_blocks(p) if p.exists() else None
+
+        profile, notes = calibrate(players, args.blows, lambda: _wav_blocks(folder / "noise.wav"),
+                                   lambda n: _wav_blocks(folder / f"{n}.wav"), check, progress)
+    else:
+        profile, notes = calibrate(players, args.blows, lambda: _mic_blocks(args.quiet_seconds),
+                                   lambda n: _mic_blocks(args.timeout), lambda n: _mic_blocks(min(args.timeout, 10.0)),
+                                   progress)
+    for note in notes:
+        progress.step(f"  note: {note}")
+    out = profile.save(Path(args.output) if args.output else profile_path(getattr(args, "config_dir", None)))
+    progress.step(f"Saved {out}")
+    return 0

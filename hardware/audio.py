@@ -1,0 +1,501 @@
+"""Sound in: PyAudio microphones, WAV files and in-memory signals behind one interface.
+
+Every source hands out float32 mono blocks at ``RATE`` (16 kHz), whatever the
+device or file delivers, so the detector sees one format.  A source is
+opened, read block by block and closed; ``read`` returns an empty array while
+nothing new has arrived and ``None`` at the end of a recording.  A device
+failure raises ``SensorError``; ``run_source`` turns that into the sensor
+going offline, retries with back-off, and reports online again.
+
+The PyAudio callback runs on PortAudio's audio thread: it only copies the
+bytes into a queue (anything slow there makes the device drop samples); the
+worker thread converts, resamples and detects.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import queue
+import threading
+import time
+import wave
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from companion.config import Table, load_table
+from companion.errors import BellwetherError, SensorError
+from companion.paths import config_dir
+
+from .sensor import Sensor, choose_backend
+
+log = logging.getLogger(__name__)
+
+RATE = 16_000  # whistles sit well below 8 kHz; 16 kHz keeps the FFTs small
+BLOCK_S = 0.064  # the live block: 1024 samples at 16 kHz (see hardware/whistle/detector.py)
+BACKEND_ENV = "BELLWETHER_AUDIO_BACKEND"
+BACKENDS = ("pyaudio", "wav", "memory")
+
+
+class AudioFileError(BellwetherError, OSError):
+    """A WAV file that cannot be read: names the file and why."""
+
+
+# -- resampling ------------------------------------------------------------------
+
+
+class Resampler:
+    """Streaming sample-rate conversion: low-pass FIR, then linear interpolation.
+
+    Works for any ratio (the robot clips say 48128 Hz).  When going down, a
+    windowed-sinc filter (63 taps, cut at 0.45 of the output rate) stops
+    sound above the new Nyquist (keys jingling at 10 kHz) from folding into
+    the whistle band; the signal is then oversampled enough that linear
+    interpolation between filtered samples is accurate.  State (filter
+    history, fractional position) carries across blocks, so block
+    boundaries leave no seams.
+    """
+
+    def __init__(self, src_rate: float, dst_rate: float = RATE, taps: int = 63) -> None:
+        if src_rate <= 0 or dst_rate <= 0:
+            raise ValueError(f"sample rates must be positive, got {src_rate} and {dst_rate}")
+        self.src_rate = float(src_rate)
+        self.dst_rate = float(dst_rate)
+        self.step = self.src_rate / self.dst_rate
+        self.identity = math.isclose(self.step, 1.0)
+        self._h: np.ndarray | None = None
+        if self.step > 1 and not self.identity:
+            fc = 0.45 / self.step  # cycles per input sample
+            n = np.arange(taps) - (taps - 1) / 2
+            h = np.sinc(2 * fc * n) * np.hamming(taps)
+            self._h = (h / h.sum()).astype(np.float32)
+            self._hist = np.zeros(taps - 1, np.float32)
+        self._carry = np.zeros(0, np.float32)
+        self._pos = 0.0
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, np.float32)
+        if self.identity or len(x) == 0:
+            return x
+        if self._h is not None:
+            buf = np.concatenate([self._hist, x])
+            self._hist = buf[len(buf) - len(self._hist) :]
+            x = np.convolve(buf, self._h, mode="valid").astype(np.float32)
+        buf = np.concatenate([self._carry, x])
+        last = len(buf) - 1
+        if last < self._pos:
+            self._carry = buf
+            return np.zeros(0, np.float32)
+        n_out = int((last - self._pos) // self.step) + 1
+        t = self._pos + self.step * np.arange(n_out)
+        out = np.interp(t, np.arange(len(buf)), buf).astype(np.float32)
+        nxt = self._pos + self.step * n_out
+        keep = min(int(nxt), len(buf))  # the next output may lie beyond this buffer
+        self._carry = buf[keep:]
+        self._pos = nxt - keep
+        return out
+
+
+def resample(x: np.ndarray, src_rate: float, dst_rate: float = RATE) -> np.ndarray:
+    """Resample a whole signal (the streaming resampler in one call)."""
+    return Resampler(src_rate, dst_rate)(x)
+
+
+# -- WAV files ---------------------------------------------------------------------
+
+
+def _pcm_to_float(data: bytes, width: int, channels: int) -> np.ndarray:
+    if width == 1:
+        x = (np.frombuffer(data, np.uint8).astype(np.float32) - 128) / 128
+    elif width == 2:
+        x = np.frombuffer(data, "<i2").astype(np.float32) / 32768
+    elif width == 3:
+        b = np.frombuffer(data, np.uint8).reshape(-1, 3)
+        i = (b[:, 0].astype(np.int32) | (b[:, 1].astype(np.int32) << 8) | (b[:, 2].astype(np.int32) << 16))
+        x = (np.where(i >= 1 << 23, i - (1 << 24), i) / float(1 << 23)).astype(np.float32)
+    elif width == 4:
+        x = np.frombuffer(data, "<i4").astype(np.float32) / 2**31
+    else:
+        raise ValueError(f"{8 * width}-bit samples")
+    if channels > 1:
+        x = x.reshape(-1, channels).mean(axis=1)
+    return x
+
+
+def _open_wav(path: str | Path) -> wave.Wave_read:
+    try:
+        return wave.open(str(path), "rb")
+    except FileNotFoundError:
+        raise AudioFileError(f"{path}: no such file") from None
+    except (wave.Error, EOFError, OSError) as e:
+        raise AudioFileError(f"{path}: not a PCM WAV file ({e})") from None
+
+
+def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
+    """A whole WAV file as float32 mono and its sample rate."""
+    with _open_wav(path) as w:
+        try:
+            x = _pcm_to_float(w.readframes(w.getnframes()), w.getsampwidth(), w.getnchannels())
+        except ValueError as e:
+            raise AudioFileError(f"{path}: unsupported WAV ({e})") from None
+        return x, w.getframerate()
+
+
+# -- sources ---------------------------------------------------------------------
+
+
+class AudioSource(Protocol):
+    description: str
+
+    def open(self) -> None: ...
+
+    def read(self, timeout: float = 0.5) -> np.ndarray | None: ...
+
+    def close(self) -> None: ...
+
+
+class ArraySource:
+    """An in-memory signal, handed out in live-sized blocks."""
+
+    def __init__(self, samples: np.ndarray, rate: int = RATE, block_s: float = BLOCK_S, loop: bool = False,
+                 realtime: bool = False, description: str = "in-memory signal") -> None:
+        self.samples = np.asarray(samples, np.float32)
+        self.rate = rate
+        self.block = max(1, round(block_s * rate))
+        self.loop = loop
+        self.realtime = realtime
+        self.description = description
+        self._pos = 0
+        self._resampler = Resampler(rate)
+
+    def open(self) -> None:
+        self._pos = 0
+        self._resampler = Resampler(self.rate)
+
+    def read(self, timeout: float = 0.5) -> np.ndarray | None:
+        if self._pos >= len(self.samples):
+            if not self.loop or len(self.samples) == 0:
+                return None
+            self._pos = 0
+        chunk = self.samples[self._pos : self._pos + self.block]
+        self._pos += len(chunk)
+        if self.realtime:
+            time.sleep(len(chunk) / self.rate)
+        return self._resampler(chunk)
+
+    def close(self) -> None:
+        pass
+
+
+class WavSource:
+    """A WAV file read block by block (memory stays flat for hour-long files)."""
+
+    def __init__(self, path: str | Path, block_s: float = BLOCK_S, realtime: bool = False, loop: bool = False) -> None:
+        self.path = Path(path)
+        self.block_s = block_s
+        self.realtime = realtime
+        self.loop = loop
+        self.description = f"file {self.path.name}"
+        self._wav: wave.Wave_read | None = None
+        self.rate = 0
+
+    def open(self) -> None:
+        self.close()
+        self._wav = _open_wav(self.path)
+        self.rate = self._wav.getframerate()
+        self._block = max(1, round(self.block_s * self.rate))
+        self._resampler = Resampler(self.rate)
+
+    def read(self, timeout: float = 0.5) -> np.ndarray | None:
+        if self._wav is None:
+            raise SensorError(f"{self.path}: not open")
+        data = self._wav.readframes(self._block)
+        if not data:
+            if not self.loop:
+                return None
+            self._wav.rewind()
+            data = self._wav.readframes(self._block)
+        try:
+            x = _pcm_to_float(data, self._wav.getsampwidth(), self._wav.getnchannels())
+        except ValueError as e:
+            raise AudioFileError(f"{self.path}: unsupported WAV ({e})") from None
+        if self.realtime:
+            time.sleep(len(x) / self.rate)
+        return self._resampler(x)
+
+    def close(self) -> None:
+        if self._wav is not None:
+            self._wav.close()
+            self._wav = None
+
+
+@dataclass(frozen=True)
+class InputDevice:
+    index: int
+    name: str
+    channels: int
+    default_rate: float
+
+    def __str__(self) -> str:
+        return f"{self.index}: {self.name} ({self.channels} ch, {self.default_rate:.0f} Hz)"
+
+
+def _pyaudio_factory() -> Any:
+    import pyaudio
+
+    return pyaudio.PyAudio()
+
+
+def list_devices(pa: Any = None) -> list[InputDevice]:
+    """The input devices PortAudio sees now."""
+    own = pa is None
+    pa = _pyaudio_factory() if own else pa
+    try:
+        found = []
+        for i in range(pa.get_device_count()):
+            info = pa.get_device_info_by_index(i)
+            if int(info.get("maxInputChannels", 0)) > 0:
+                found.append(InputDevice(i, str(info["name"]), int(info["maxInputChannels"]), float(info["defaultSampleRate"])))
+        return found
+    finally:
+        if own:
+            pa.terminate()
+
+
+def find_device(devices: list[InputDevice], wanted: int | str | None) -> InputDevice | None:
+    """A device by index, or the first whose name contains ``wanted`` (any case)."""
+    if wanted is None or wanted == "":
+        return None
+    if isinstance(wanted, int) or (isinstance(wanted, str) and wanted.isdigit()):
+        index = int(wanted)
+        for d in devices:
+            if d.index == index:
+                return d
+        raise SensorError(f"no input device with index {index} (have: {', '.join(str(d.index) for d in devices) or 'none'})")
+    for d in devices:
+        if wanted.lower() in d.name.lower():
+            return d
+    raise SensorError(f"no input device named like {wanted!r} (have: {', '.join(d.name for d in devices) or 'none'})")
+
+
+class PyAudioSource:
+    """A live microphone through PortAudio.
+
+    A fresh ``PyAudio`` instance is made at every open because PortAudio
+    lists devices only when it starts: a USB microphone plugged back in is
+    found only by starting again.
+    """
+
+    def __init__(self, device: int | str | None = None, block_s: float = BLOCK_S, stall_s: float = 2.0,
+                 pyaudio_factory: Callable[[], Any] = _pyaudio_factory) -> None:
+        self.device = device
+        self.block_s = block_s
+        self.stall_s = stall_s  # no sound for this long: the device is gone even if PortAudio does not say so
+        self._factory = pyaudio_factory
+        self._pa: Any = None
+        self._stream: Any = None
+        self._q: queue.Queue[bytes] = queue.Queue(maxsize=64)  # ~4 s of blocks: the worker never lags that far
+        self.dropped_blocks = 0
+        self.description = "microphone (not open)"
+        self.rate = RATE
+
+    def _callback(self, in_data: bytes, frame_count: int, time_info: Any, status: int) -> tuple[None, int]:
+        # PortAudio's thread: copy and return, nothing else.
+        try:
+            self._q.put_nowait(in_data)
+        except queue.Full:
+            self.dropped_blocks += 1
+        return None, 0  # paContinue
+
+    def open(self) -> None:
+        self.close()
+        try:
+            self._pa = self._factory()
+            devices = list_devices(self._pa)
+            if not devices:
+                raise SensorError("no input device found")
+            dev = find_device(devices, self.device) or self._default(devices)
+            self.rate = RATE if self._supports(dev, RATE) else int(dev.default_rate)
+            self._resampler = Resampler(self.rate)
+            self._q = queue.Queue(maxsize=64)
+            self._stream = self._pa.open(
+                format=8,  # paInt16
+                channels=1,
+                rate=self.rate,
+                input=True,
+                input_device_index=dev.index,
+                frames_per_buffer=max(1, round(self.block_s * self.rate)),
+                stream_callback=self._callback,
+            )
+        except SensorError:
+            self.close()
+            raise
+        except (OSError, ValueError) as e:
+            self.close()
+            raise SensorError(f"cannot open the microphone: {e}") from None
+        self._last = time.monotonic()
+        self.description = f"{dev.name} at {self.rate} Hz"
+
+    def _default(self, devices: list[InputDevice]) -> InputDevice:
+        try:
+            index = int(self._pa.get_default_input_device_info()["index"])
+            return next((d for d in devices if d.index == index), devices[0])
+        except (OSError, KeyError):
+            return devices[0]
+
+    def _supports(self, dev: InputDevice, rate: int) -> bool:
+        try:
+            return bool(self._pa.is_format_supported(rate, input_device=dev.index, input_channels=1, input_format=8))
+        except (ValueError, OSError):
+            return False
+
+    def read(self, timeout: float = 0.5) -> np.ndarray | None:
+        if self._stream is None:
+            raise SensorError("microphone not open")
+        try:
+            data = self._q.get(timeout=timeout)
+        except queue.Empty:
+            if not self._stream.is_active():
+                raise SensorError("microphone stream stopped (unplugged?)") from None
+            if time.monotonic() - self._last > self.stall_s:
+                raise SensorError(f"no sound from the microphone for {self.stall_s:g} s") from None
+            return np.zeros(0, np.float32)
+        self._last = time.monotonic()
+        return self._resampler(np.frombuffer(data, "<i2").astype(np.float32) / 32768)
+
+    def close(self) -> None:
+        if self._stream is not None:
+            try:
+                self._stream.stop_stream()
+                self._stream.close()
+            except OSError as e:
+                log.debug("closing the stream: %s", e)
+            self._stream = None
+        if self._pa is not None:
+            self._pa.terminate()
+            self._pa = None
+
+
+# -- configuration ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AudioSettings:
+    """The ``[microphone]`` table of ``settings.toml`` in the config dir."""
+
+    backend: str | None = None  # pyaudio | wav | memory; None: pyaudio
+    device: int | str | None = None  # index or part of the name
+    wav: Path | None = None  # for the wav backend
+    block_ms: float = BLOCK_S * 1000
+    file: object = "settings.toml"
+
+    @classmethod
+    def from_table(cls, t: Table) -> AudioSettings:
+        device = t.get("device", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool),
+                       "a device index or part of its name", None)
+        wav = t.string("wav", None)
+        return cls(
+            backend=t.string("backend", None, choices=BACKENDS),
+            device=device,
+            wav=Path(wav).expanduser() if wav else None,
+            block_ms=t.number("block_ms", BLOCK_S * 1000, lo=8, hi=64),
+            file=t.file,
+        )
+
+    @classmethod
+    def load(cls, directory: str | Path | None = None) -> AudioSettings:
+        path = config_dir(directory) / "settings.toml"
+        if not path.exists():
+            return cls(file=path)
+        return cls.from_table(load_table(path).table("microphone", {}))
+
+
+def demo_signal(seconds: float = 12.0) -> np.ndarray:
+    """The ``memory`` backend's signal: a quiet room and one whistle blow every 6 s."""
+    from .testing.audio import noise, place, tone
+
+    x = noise(seconds, amp=0.003)
+    for at in np.arange(1.0, seconds - 0.5, 6.0):
+        place(x, tone(2500, 0.4, amp=0.2), float(at))
+    return x
+
+
+def open_source(settings: AudioSettings | None = None) -> tuple[str, AudioSource]:
+    """The configured source (env ``BELLWETHER_AUDIO_BACKEND`` first, then settings)."""
+    s = settings or AudioSettings.load()
+    block_s = s.block_ms / 1000
+
+    def wav() -> AudioSource:
+        if s.wav is None:
+            raise SensorError(f"{s.file}: microphone.wav: expected a WAV path for the wav backend")
+        return WavSource(s.wav, block_s, realtime=True, loop=True)
+
+    def pyaudio_source() -> AudioSource:
+        import pyaudio  # noqa: F401  (an ImportError here means the backend is unavailable)
+
+        return PyAudioSource(s.device, block_s)
+
+    backends: dict[str, Callable[[], AudioSource]] = {
+        "pyaudio": pyaudio_source,
+        "wav": wav,
+        "memory": lambda: ArraySource(demo_signal(), block_s=block_s, loop=True, realtime=True,
+                                      description="demo signal"),
+    }
+    # With nothing chosen only the real microphone is tried: a demo signal
+    # silently standing in for it would blow fake whistles into a real game.
+    return choose_backend("microphone", backends, env=BACKEND_ENV, configured=s.backend, order=("pyaudio",),
+                          config_file=s.file)
+
+
+# -- the worker loop -------------------------------------------------------------------
+
+
+def run_source(
+    source: AudioSource,
+    sensor: Sensor,
+    on_block: Callable[[np.ndarray], None],
+    stop: threading.Event,
+    *,
+    on_open: Callable[[], None] = lambda: None,
+    backoff: tuple[float, float] = (0.5, 8.0),
+) -> None:
+    """Read ``source`` until ``stop`` or the end of a recording, surviving device loss.
+
+    A failure (open or read) makes ``sensor`` offline with the reason; the
+    loop waits (``backoff[0]`` doubling up to ``backoff[1]`` seconds), opens
+    again and reports online.  Nothing escapes: an unexpected error in the
+    processing is logged and treated like a device failure.
+    """
+    delay = backoff[0]
+    while not stop.is_set():
+        try:
+            source.open()
+        except Exception as e:  # device errors and anything else: never take the app down
+            sensor.set_status(False, f"cannot open: {e}")
+            stop.wait(delay)
+            delay = min(delay * 2, backoff[1])
+            continue
+        sensor.set_status(True, source.description)
+        try:
+            on_open()
+            while not stop.is_set():
+                block = source.read(0.25)
+                if block is None:
+                    sensor.set_status(False, "end of recording")
+                    return
+                if block.size:
+                    on_block(block)
+                    delay = backoff[0]  # sound is flowing again: the next failure starts from the short wait
+        except (OSError, SensorError) as e:
+            sensor.set_status(False, str(e))
+        except Exception as e:
+            log.exception("audio processing failed")
+            sensor.set_status(False, f"internal error: {e}")
+        finally:
+            source.close()
+        stop.wait(delay)
+        delay = min(delay * 2, backoff[1])

@@ -1,0 +1,1 @@
+"""Whistle sensing: the streaming detector, per-whistle signatures and the sensor."""

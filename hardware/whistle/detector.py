@@ -1,0 +1,370 @@
+"""The streaming whistle detector: blocks of 16 kHz audio in, detections out.
+
+Each block is cut into STFT frames and each frame gets a few numbers, all
+computed for the block's frames at once with numpy:
+
+- **peak**: the strongest bin in the detection band (refined by parabolic
+  interpolation) and its energy over +-2 bins (a trill smears its line);
+- **tonality**: that energy against the band's median bin, i.e. a narrow peak
+  rather than broadband energy (dice, claps, breath);
+- **dominance**: the peak bin against the strongest bin in the band away from
+  it and its harmonics; speech and music have many lines of similar
+  strength, a whistle has one (plus, for toys, its own harmonics);
+- **harmonic check**: a strong line at 1/2 or 1/3 of the peak makes the peak a
+  harmonic; the fundamental is then taken instead, and a fundamental below
+  the band (a voice at 150 Hz) fails the frame;
+- **SNR**: the peak against an adaptive per-bin noise floor (falls fast, rises
+  slowly, frozen while a blow is on) so a fridge hum or a servo whine that
+  was always there stops counting.
+
+A blow starts on a frame passing the strict ("on") thresholds, continues
+through frames passing the loose ("off") ones (hysteresis, with a short gap
+allowed for the pea's chop), and becomes a detection once it has lasted
+``min_duration_s``; then a refractory period makes one blow one event.  The
+only Python loop runs over frames (about 4 per block), never over samples.
+
+Window and hop: 512 samples (32 ms) with a hop of 256 (16 ms).  The 31 Hz
+bins are narrow enough to part a whistle's line from voice harmonics (90 Hz
+and more apart) while the window is short, so a blow is certain about
+``min_duration_s`` + one window after it starts; with 64 ms live blocks the
+event comes out 80-150 ms after the onset.  A longer window would sharpen
+the line but add its length to every detection's latency.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+RATE = 16_000
+N_FFT = 512
+HOP = 256
+assert N_FFT == 2 * HOP  # process() builds frames from pairs of hops
+PEAK_HALF_WIDTH = 2  # bins either side counted in the peak's energy (+-62 Hz: trills smear)
+NEAR_BINS = 8  # +-250 Hz around the peak belong to it (trill sidebands), not to "elsewhere"
+EPS = 1e-20
+WIDE_HZ = (250.0, 7500.0)  # where dominance looks for competing lines
+_COMB_D = np.arange(3, 14)  # voice pitch spacings looked for, in bins (94-406 Hz)
+_COMB_LINES = np.concatenate([(s * _COMB_D[:, None] + np.arange(-1, 2)[None, :]).ravel() for s in (-1, 1)])
+_COMB_VALLEYS = np.concatenate([s * ((_COMB_D + 1) // 2) for s in (-1, 1)])
+_PEAK = np.arange(-PEAK_HALF_WIDTH, PEAK_HALF_WIDTH + 1)
+_NEAR = np.arange(-1, 2)
+
+
+@dataclass(frozen=True)
+class DetectorParams:
+    band_hz: tuple[float, float] = (800.0, 6000.0)  # fundamental must lie here
+    on_tonality_db: float = 14.0
+    off_tonality_db: float = 9.0
+    on_dominance_db: float = 10.0
+    off_dominance_db: float = 5.0
+    on_snr_db: float = 12.0
+    off_snr_db: float = 6.0
+    sub_harmonic_db: float = 10.0  # a line at f/2 or f/3 within this of the peak makes f a harmonic
+    voice_db: float = -20.0  # a comb of lines this close to the peak makes a frame voice-like
+    max_voiced_fraction: float = 0.4  # more voice-like frames than this and the "blow" was a voice
+    min_duration_s: float = 0.064
+    min_strong_frames: int = 3
+    max_gap_frames: int = 2  # frames a reported blow may drop out (pea chop, a breath) and go on
+    max_misses_before_detection: int = 0  # frames a blow may miss before it is reported
+    max_jump: float = 0.1  # relative pitch change from the held pitch still the same blow
+    max_drop_db: float = 15.0  # a frame this far below the blow's loudest is its end
+    refractory_s: float = 0.3
+    noise_rise_s: float = 4.0
+    noise_fall_s: float = 0.3
+
+
+@dataclass(frozen=True)
+class Detection:
+    detected_at: float  # stream seconds: end of the last block this detection needed
+    onset: float  # estimated start of the blow (stream seconds)
+    offset: float  # estimated end of the blow so far (it may go on after detection)
+    peak_hz: float  # the fundamental, median over the blow's frames
+    confidence: float  # 0..1, how far the blow stood above the thresholds
+    blower: str | None = None
+    blower_confidence: float | None = None  # 0..1 attribution confidence when blower is set
+    features: dict[str, float] = field(default_factory=dict)  # what signatures compare
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "detected_at_s": round(self.detected_at, 4),
+            "onset_s": round(self.onset, 4),
+            "offset_s": round(self.offset, 4),
+            "peak_hz": round(self.peak_hz, 1),
+            "confidence": round(self.confidence, 3),
+            "blower": self.blower,
+        }
+
+
+@dataclass
+class _Blow:
+    onset: float
+    start_frame: int
+    last_good: int
+    last_end: float
+    hz: list[float]
+    h2: list[float]
+    level: list[float]
+    margin: list[float]
+    voice: list[float]
+    strong: int = 1
+    misses: int = 0
+    emitted: bool = False
+
+
+class WhistleDetector:
+    """Feed blocks with ``process``; each call returns the detections it completed."""
+
+    def __init__(
+        self,
+        params: DetectorParams | None = None,
+        noise_db: np.ndarray | None = None,
+        attribute: Callable[[dict[str, float]], tuple[str | None, float | None]] | None = None,
+        rate: int = RATE,
+    ) -> None:
+        if rate != RATE:
+            raise ValueError(f"the detector runs at {RATE} Hz; resample first (got {rate})")
+        self.params = params or DetectorParams()
+        self.attribute = attribute
+        p = self.params
+        self._win = np.hanning(N_FFT).astype(np.float32)
+        freqs = np.fft.rfftfreq(N_FFT, 1 / RATE)
+        self._klo = int(np.searchsorted(freqs, p.band_hz[0]))
+        self._khi = int(min(np.searchsorted(freqs, p.band_hz[1], side="right"), len(freqs) - PEAK_HALF_WIDTH - 1))
+        if self._khi - self._klo < 4:
+            raise ValueError(f"detection band {p.band_hz} is too narrow")
+        self._bins = np.arange(len(freqs))
+        self._wide = slice(int(np.searchsorted(freqs, WIDE_HZ[0])), int(np.searchsorted(freqs, WIDE_HZ[1])))
+        self._wide_bins = self._bins[self._wide][None, :]
+        self._sub_ratio = 10 ** (-p.sub_harmonic_db / 10)
+        self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
+        on = np.array([p.on_tonality_db, p.on_dominance_db, p.on_snr_db])
+        off = np.array([p.off_tonality_db, p.off_dominance_db, p.off_snr_db])
+        self._on, self._off = on, off
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the stream (a new recording, or the device came back)."""
+        self._buf = np.zeros(0, np.float32)
+        self._buf_start = 0  # stream sample index of _buf[0]
+        self._samples = 0
+        self._frame = 0  # index of the next frame
+        self._noise = None if self._initial_noise is None else self._initial_noise.copy()
+        self._blow: _Blow | None = None
+        self._quiet_until = -1.0  # refractory: no new blow before this stream time
+        self._gap = 0
+
+    @property
+    def time(self) -> float:
+        """Stream seconds consumed so far."""
+        return self._samples / RATE
+
+    @property
+    def noise_db(self) -> np.ndarray | None:
+        return None if self._noise is None else 10 * np.log10(self._noise + EPS)
+
+    # -- per block -----------------------------------------------------------
+    def process(self, block: np.ndarray) -> list[Detection]:
+        block = np.asarray(block, np.float32)
+        self._samples += len(block)
+        buf = np.concatenate([self._buf, block]) if len(self._buf) else block
+        if len(buf) < N_FFT:
+            self._buf = buf
+            return []
+        n_frames = (len(buf) - N_FFT) // HOP + 1
+        # N_FFT is two hops: frame i is hop-chunks i and i+1 side by side
+        # (cheaper than sliding_window_view at this size).
+        chunks = buf[: (n_frames + 1) * HOP].reshape(-1, HOP)
+        frames = np.concatenate([chunks[:-1], chunks[1:]], axis=1)
+        first = self._frame
+        self._frame += n_frames
+        self._buf = buf[n_frames * HOP :]
+        self._buf_start += n_frames * HOP
+        power = np.abs(np.fft.rfft(frames * self._win, axis=1)) ** 2
+        if self._noise is None:
+            # First sound heard: the quietest of these frames is the room until we learn better.
+            self._noise = power.min(axis=0) + EPS
+        feats = self.features(power)
+        detections = self._decide(feats, first, self.time)
+        self._track_noise(power, feats["weak"])
+        return detections
+
+    def features(self, power: np.ndarray) -> dict[str, np.ndarray]:
+        """Per-frame measurements (vectorised over the frames of a block).
+
+        Written for few numpy calls rather than elegance: at 4 frames per
+        block the cost is per call, not per element.
+        """
+        rows = np.arange(len(power))[:, None]
+        band = power[:, self._klo : self._khi + 1]
+        k = band.argmax(axis=1) + self._klo
+        # One gather: the peak +-2 bins, and +-1 bin around k/2 and k/3.
+        k2, k3 = np.rint(k / 2).astype(int), np.rint(k / 3).astype(int)
+        g = power[rows, np.concatenate([k[:, None] + _PEAK, k2[:, None] + _NEAR, k3[:, None] + _NEAR], axis=1)]
+        kpow = g[:, PEAK_HALF_WIDTH]
+        peak = g[:, : len(_PEAK)].sum(axis=1)
+        # Harmonic check: a strong line at k/2 or k/3 means k is a harmonic of it.
+        limit = kpow * self._sub_ratio
+        fund = np.where(g[:, len(_PEAK) :].reshape(-1, 2, 3).max(axis=2)[:, 0] >= limit, k2, k)
+        fund = np.where(g[:, len(_PEAK) + 3 :].max(axis=1) >= limit, k3, fund)
+        median = np.partition(band, band.shape[1] // 2, axis=1)[:, band.shape[1] // 2]
+        # Dominance: the peak bin against the band away from the peak and
+        # from the multiples of the fundamental (a toy whistle's own harmonics).
+        # "Elsewhere" is the whole voice and music range, not just the band:
+        # a vowel's loudest harmonics lie below a band that starts at 800 Hz.
+        f = fund[:, None]
+        rem = self._wide_bins % f
+        keep = ((rem > 3) & (f - rem > 3) | (self._wide_bins < f - 3)) & (np.abs(self._wide_bins - k[:, None]) > NEAR_BINS)
+        other = np.max(power[:, self._wide] * keep, axis=1) + EPS
+        floor = self._noise[k[:, None] + _PEAK].sum(axis=1)
+        with np.errstate(divide="ignore"):
+            db = 10 * np.log10(np.stack([peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS), kpow / other, peak / (floor + EPS),
+                                         peak], axis=1) + EPS)
+        measures = db[:, :3]
+        # Parabolic interpolation of the peak on log power: sub-bin pitch for signatures.
+        a, b, c = (np.log(g[:, PEAK_HALF_WIDTH + d] + EPS) for d in (-1, 0, 1))
+        den = a - 2 * b + c
+        delta = np.clip(0.5 * (a - c) / np.where(np.abs(den) > 1e-12, den, 1.0), -0.5, 0.5)
+        fund_hz = (k + delta) * (RATE / N_FFT) * fund / k
+        in_band = fund >= self._klo
+        voice = self._comb(power, k, kpow)
+        strong = in_band & np.all(measures >= self._on, axis=1)
+        weak = in_band & np.all(measures >= self._off, axis=1)
+        h = power[rows, np.concatenate([fund[:, None], np.minimum(2 * fund, power.shape[1] - 2)[:, None] + _NEAR], axis=1)]
+        h2 = 10 * np.log10((h[:, 1:].sum(axis=1) + EPS) / (h[:, 0] + EPS))
+        return {
+            "hz": fund_hz,
+            "tonality": measures[:, 0],
+            "dominance": measures[:, 1],
+            "snr": measures[:, 2],
+            "margin": np.min(measures - self._on, axis=1),
+            "strong": strong,
+            "weak": weak,
+            "h2": h2,
+            "level": db[:, 3],
+            "voice": voice,
+        }
+
+    def _comb(self, power: np.ndarray, k: np.ndarray, kpow: np.ndarray) -> np.ndarray:
+        """How strongly the peak sits in a voice-like comb of lines (dB vs the peak).
+
+        A voiced sound (speech, laughter) puts lines at k - d and k + d, d
+        being its pitch (94-406 Hz here), with valleys between; a whistle,
+        even a trilled one whose line is smeared, has no such neighbours.
+        Returns, per frame, the strongest symmetric pair of neighbouring
+        lines that stand above the valley between them and the peak.
+        """
+        rows = np.arange(len(power))[:, None]
+        top = power.shape[1] - 1
+        lines = power[rows, np.clip(k[:, None] + _COMB_LINES, 0, top)].reshape(len(power), 2, len(_COMB_D), 3).max(axis=3)
+        valleys = power[rows, np.clip(k[:, None] + _COMB_VALLEYS, 0, top)].reshape(len(power), 2, len(_COMB_D))
+        pair = np.where(np.all(lines > 2 * valleys, axis=1), lines.min(axis=1), 0.0)
+        return 10 * np.log10(pair.max(axis=1) / (kpow + EPS) + EPS)
+
+    # -- decisions -------------------------------------------------------------
+    def _frame_times(self, j: int) -> tuple[float, float]:
+        # Frame j covers samples [j*HOP, j*HOP + N_FFT).  A frame "has" the
+        # whistle once it fills about half of it, so the blow started between
+        # this frame's centre and the previous one's.
+        centre = (j * HOP + N_FFT / 2) / RATE
+        return centre - HOP / (2 * RATE), centre + HOP / (2 * RATE)
+
+    def _decide(self, f: dict[str, np.ndarray], first: int, now: float) -> list[Detection]:
+        p = self.params
+        out: list[Detection] = []
+        hz, strong, weak = f["hz"], f["strong"], f["weak"]
+        for i in range(len(hz)):
+            j = first + i
+            start, end = self._frame_times(j)
+            blow = self._blow
+            if blow is None:
+                if strong[i] and start >= self._quiet_until:
+                    self._blow = _Blow(start, j, j, end, [hz[i]], [f["h2"][i]], [f["level"][i]], [f["margin"][i]],
+                                       [f["voice"][i]])
+                elif weak[i] and start < self._quiet_until:
+                    # The blow that was already reported is still going: stay quiet.
+                    self._quiet_until = end + p.refractory_s
+                continue
+            # Same blow: near the pitch it has held, and not fallen far below
+            # its loudest frame (a struck die rings and dies within a frame).
+            held = blow.hz[-1] if len(blow.hz) < 3 else float(np.median(blow.hz[-3:]))
+            same = abs(hz[i] - held) <= p.max_jump * held and f["level"][i] >= max(blow.level) - p.max_drop_db
+            if weak[i] and same:
+                blow.last_good, blow.last_end = j, end
+                blow.hz.append(hz[i])
+                blow.h2.append(f["h2"][i])
+                blow.level.append(f["level"][i])
+                blow.margin.append(f["margin"][i])
+                blow.voice.append(f["voice"][i])
+                blow.strong += bool(strong[i])
+                if (not blow.emitted and blow.last_end - blow.onset >= p.min_duration_s
+                        and blow.strong >= p.min_strong_frames):
+                    voiced = np.mean(np.asarray(blow.voice) > p.voice_db)
+                    if voiced > p.max_voiced_fraction:
+                        # Speech or laughter holding a harmonic: drop it and
+                        # stay quiet while it lasts.
+                        self._quiet_until = end + p.refractory_s
+                        self._blow = None
+                        continue
+                    blow.emitted = True
+                    out.append(self._detection(blow, now))
+                continue
+            if not blow.emitted:
+                # Before it is reported a blow must be nearly continuous:
+                # dice clicks and chopped speech come and go, a blow holds.
+                blow.misses += 1
+                if blow.misses > p.max_misses_before_detection:
+                    self._blow = None
+            elif j - blow.last_good > p.max_gap_frames:
+                if blow.emitted:
+                    self._quiet_until = blow.last_end + p.refractory_s
+                self._blow = None
+        return out
+
+    def _detection(self, blow: _Blow, now: float) -> Detection:
+        margin = float(np.median(blow.margin))
+        confidence = float(np.clip(0.5 + 0.5 * np.tanh((margin + 3.0) / 8.0), 0.0, 1.0))
+        hz = np.asarray(blow.hz)
+        features = {
+            "peak_hz": float(np.median(hz)),
+            "spread_cents": float(np.std(1200 * np.log2(hz / np.median(hz)))),
+            "h2_db": float(np.median(blow.h2)),
+            "am_db": float(np.std(blow.level)),
+        }
+        det = Detection(now, blow.onset, blow.last_end, features["peak_hz"], confidence, features=features)
+        if self.attribute is not None:
+            who, conf = self.attribute(features)
+            det = replace(det, blower=who, blower_confidence=conf)
+        return det
+
+    def _track_noise(self, power: np.ndarray, weak: np.ndarray) -> None:
+        # One update per block from the frames that held no whistle-like
+        # sound; during a blow the floor is frozen so the blow cannot raise it.
+        if self._blow is not None or not np.any(~weak):
+            return
+        p = self.params
+        level = power[~weak].mean(axis=0)
+        dt = len(weak) * HOP / RATE
+        rise = 1 - np.exp(-dt / p.noise_rise_s)
+        fall = 1 - np.exp(-dt / p.noise_fall_s)
+        rate = np.where(level > self._noise, rise, fall)
+        self._noise += rate * (level - self._noise)
+
+
+def detect(samples: np.ndarray, detector: WhistleDetector | None = None, block: int = 1024) -> list[Detection]:
+    """Run a whole 16 kHz signal through a detector in live-sized blocks."""
+    det = detector or WhistleDetector()
+    out: list[Detection] = []
+    for i in range(0, len(samples), block):
+        out.extend(det.process(samples[i : i + block]))
+    return out
+
+
+def frames_per_second() -> float:
+    return RATE / HOP
+
+
+__all__: Sequence[str] = ("Detection", "DetectorParams", "WhistleDetector", "detect")

@@ -1,0 +1,230 @@
+"""Audio input: resampling, WAV and in-memory sources, PyAudio over the shipped fake, backend choice."""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+import time
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.errors import ConfigError, SensorError
+from hardware.audio import (
+    RATE,
+    ArraySource,
+    AudioFileError,
+    AudioSettings,
+    PyAudioSource,
+    Resampler,
+    WavSource,
+    find_device,
+    list_devices,
+    open_source,
+    read_wav,
+    resample,
+    run_source,
+)
+from hardware.sensor import Sensor, SensorStatus
+from hardware.testing.audio import FakeDevice, FakePyAudio, tone, write_wav
+
+
+def peak_hz(x: np.ndarray, rate: int = RATE) -> float:
+    spec = np.abs(np.fft.rfft(x * np.hanning(len(x))))
+    return float(np.fft.rfftfreq(len(x), 1 / rate)[spec.argmax()])
+
+
+def test_resampler_keeps_pitch_and_length_at_an_odd_rate():
+    src = 48128
+    t = np.arange(src) / src
+    y = resample(np.sin(2 * np.pi * 1000 * t).astype(np.float32), src)
+    assert abs(len(y) - RATE) <= 2
+    assert abs(peak_hz(y) - 1000) < 5
+
+
+def test_resampler_streaming_matches_one_call():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(44100).astype(np.float32)
+    whole = Resampler(44100)(x)
+    r = Resampler(44100)
+    parts = []
+    i = 0
+    for size in rng.integers(1, 3000, 100):
+        parts.append(r(x[i : i + size]))
+        i += size
+        if i >= len(x):
+            break
+    parts.append(r(x[i:]))
+    streamed = np.concatenate(parts)
+    assert len(streamed) == len(whole)
+    np.testing.assert_allclose(streamed, whole, atol=1e-5)
+
+
+def test_resampler_stops_high_sound_folding_into_the_band():
+    src = 48000
+    t = np.arange(src) / src
+    y = resample(0.5 * np.sin(2 * np.pi * 11000 * t).astype(np.float32), src)
+    # 11 kHz would fold to 5 kHz, right in the whistle band, without the filter.
+    assert 20 * np.log10(np.std(y[200:]) / (0.5 / np.sqrt(2))) < -40
+
+
+def test_resampler_identity_and_upsampling():
+    x = tone(1000, 0.5)
+    assert Resampler(RATE)(x) is not None and np.array_equal(Resampler(RATE)(x), x)
+    up = resample(tone(1000, 0.5, rate=8000), 8000)
+    assert abs(len(up) - 8000) <= 2 and abs(peak_hz(up) - 1000) < 5
+
+
+def _write_stereo_44k(path: Path) -> None:
+    t = np.arange(44100) / 44100
+    left = (0.3 * np.sin(2 * np.pi * 2000 * t) * 32767).astype("<i2")
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(44100)
+        w.writeframes(np.stack([left, left], axis=1).tobytes())
+
+
+def test_wav_source_reads_blocks_mono_16k(tmp_path):
+    path = tmp_path / "stereo.wav"
+    _write_stereo_44k(path)
+    src = WavSource(path, block_s=0.064)
+    src.open()
+    blocks = []
+    while (b := src.read()) is not None:
+        blocks.append(b)
+    src.close()
+    assert all(len(b) <= 1030 for b in blocks)
+    y = np.concatenate(blocks)
+    assert abs(len(y) - RATE) <= 2
+    assert abs(peak_hz(y) - 2000) < 5
+    x, rate = read_wav(path)
+    assert rate == 44100 and len(x) == 44100
+
+
+def test_bad_wav_files_are_one_line_errors(tmp_path):
+    with pytest.raises(AudioFileError, match="no such file"):
+        read_wav(tmp_path / "missing.wav")
+    junk = tmp_path / "junk.wav"
+    junk.write_text("not audio")
+    with pytest.raises(AudioFileError, match="not a PCM WAV file") as e:
+        read_wav(junk)
+    assert "\n" not in str(e.value) and str(junk) in str(e.value)
+
+
+def test_array_source_loops_and_ends():
+    src = ArraySource(np.ones(2000, np.float32), block_s=0.064)
+    src.open()
+    assert [len(src.read()) for _ in range(2)] == [1024, 976]
+    assert src.read() is None
+    looping = ArraySource(np.ones(2000, np.float32), loop=True)
+    looping.open()
+    assert sum(len(looping.read()) for _ in range(5)) > 2000
+
+
+def test_devices_by_index_and_name():
+    pa = FakePyAudio([FakeDevice("HDA Intel PCH: ALC"), FakeDevice("USB PnP Sound Device")])
+    devices = list_devices(pa)
+    assert [d.name for d in devices] == ["HDA Intel PCH: ALC", "USB PnP Sound Device"]
+    assert find_device(devices, "usb pnp").index == 1
+    assert find_device(devices, 0).name.startswith("HDA")
+    assert find_device(devices, "1").index == 1
+    assert find_device(devices, None) is None
+    with pytest.raises(SensorError, match="no input device named like 'Blue Yeti'"):
+        find_device(devices, "Blue Yeti")
+    with pytest.raises(SensorError, match="no input device with index 7"):
+        find_device(devices, 7)
+
+
+def test_pyaudio_source_resamples_a_48k_device():
+    dev = FakeDevice("USB mic", rate=48000, signal=tone(1500, 1.0, rate=48000))
+    pa = FakePyAudio([dev])
+    src = PyAudioSource("USB", pyaudio_factory=lambda: pa)
+    src.open()
+    got = []
+    deadline = time.monotonic() + 5
+    while sum(map(len, got)) < RATE and time.monotonic() < deadline:
+        got.append(src.read(0.5))
+    src.close()
+    y = np.concatenate(got)
+    assert src.rate == 48000 and "USB mic at 48000 Hz" in src.description
+    assert abs(peak_hz(y[: RATE // 2]) - 1500) < 10
+    assert pa.terminated
+
+
+class _Recorder(Sensor):
+    name = "microphone"
+
+
+def test_device_lost_mid_stream_goes_offline_then_online_again():
+    dev = FakeDevice("USB mic", signal=tone(1000, 0.5), fail_after_blocks=5, unavailable_opens=2)
+    pa = FakePyAudio([dev])
+    source = PyAudioSource("USB", stall_s=0.5, pyaudio_factory=lambda: pa)
+    sensor = _Recorder(queue.Queue())
+    stop = threading.Event()
+    blocks: list[int] = []
+    thread = threading.Thread(target=run_source, args=(source, sensor, lambda b: blocks.append(len(b)), stop),
+                              kwargs={"backoff": (0.02, 0.1)}, daemon=True)
+    thread.start()
+    statuses: list[SensorStatus] = []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(queue.Empty):
+            statuses.append(sensor.out.get(timeout=0.05))
+        if sum(s.online for s in statuses) >= 2 and len(blocks) > 10:
+            break
+    stop.set()
+    thread.join(5)
+    assert not thread.is_alive()
+    online = [s.online for s in statuses]
+    # online, then offline (stream stopped), offline while it cannot open, then online again.
+    assert online[0] is True and online[1] is False and online[-1] is True, statuses
+    assert any("stopped" in s.reason for s in statuses if not s.online)
+    assert any("cannot open" in s.reason for s in statuses if not s.online)
+    assert pa.failed_opens == 2 and pa.opens == 2
+    assert len(blocks) > 10
+
+
+def test_processing_error_never_escapes_the_worker():
+    src = ArraySource(tone(1000, 0.5))
+    sensor = _Recorder(queue.Queue())
+    stop = threading.Event()
+    calls = []
+
+    def broken(block: np.ndarray) -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("bug in a detector")
+        stop.set()
+
+    run_source(src, sensor, broken, stop, backoff=(0.01, 0.01))
+    statuses = [sensor.out.get_nowait() for _ in range(sensor.out.qsize())]
+    assert [s.online for s in statuses][:3] == [True, False, True]
+    assert "internal error: bug in a detector" in statuses[1].reason
+
+
+def test_backend_from_env_and_settings(tmp_path, monkeypatch):
+    monkeypatch.setenv("BELLWETHER_AUDIO_BACKEND", "memory")
+    name, src = open_source(AudioSettings())
+    assert name == "memory" and isinstance(src, ArraySource)
+    monkeypatch.setenv("BELLWETHER_AUDIO_BACKEND", "tape")
+    with pytest.raises(ConfigError, match=r"BELLWETHER_AUDIO_BACKEND: microphone\.backend: expected one of"):
+        open_source(AudioSettings())
+    monkeypatch.delenv("BELLWETHER_AUDIO_BACKEND")
+    wav = write_wav(tmp_path / "a.wav", tone(1000, 0.2))
+    (tmp_path / "settings.toml").write_text(f'[microphone]\nbackend = "wav"\nwav = "{wav}"\nblock_ms = 32\n')
+    name, src = open_source(AudioSettings.load(tmp_path))
+    assert name == "wav" and isinstance(src, WavSource) and src.block_s == 0.032
+
+
+def test_bad_settings_name_file_and_key(tmp_path):
+    (tmp_path / "settings.toml").write_text("[microphone]\nblock_ms = 500\n")
+    with pytest.raises(ConfigError) as e:
+        AudioSettings.load(tmp_path)
+    assert str(e.value) == f"{tmp_path / 'settings.toml'}: microphone.block_ms: expected a number from 8 to 64, got 500"
+    (tmp_path / "settings.toml").write_text('[microphone]\nbackend = "wav"\n')
+    with pytest.raises(SensorError, match=r"microphone\.wav: expected a WAV path"):
+        open_source(AudioSettings.load(tmp_path))
