@@ -48,9 +48,29 @@ def check_invariants(s: HillState, before: HillState | None, sheepdogs_played: i
     json.dumps(GAME.state_json(s))  # the twin is always JSON
 
 
+def fuzz_correction(rng: random.Random, s: HillState) -> Event:
+    """A correction of one part of the table, often impossible (too many pieces or cards)."""
+    names = [*s.names, "Zed"]
+    key = rng.choice(["hill", "pens", "deck", "hands", "sheepdogs", "scores", "wolf", "active"])
+    count = {rng.choice(names): rng.randint(0, 7)}
+    value = {
+        "hill": {rng.choice(PASTURES): rng.choice([{"flock": count}, {"flock": None}, {"shepherds": rng.sample(names, 2)}])},
+        "pens": {rng.choice(["1", "2", "3", "4"]): count},
+        "deck": {rng.choice(["1", "1+1", "2"]): rng.randint(0, 21)},
+        "hands": {rng.choice(names): {rng.choice(["1", "1+1", "2"]): rng.randint(0, 4)}},
+        "sheepdogs": {rng.choice(names): rng.choice([True, False])},
+        "scores": {rng.choice(names): rng.randint(0, 40)},
+        "wolf": rng.choice(PASTURES),
+        "active": rng.choice(names),
+    }[key]
+    return Event("correction", {key: value})
+
+
 def fuzz_event(rng: random.Random, s: HillState) -> Event:
     """An event of the game's vocabulary with arbitrary, often illegal, contents."""
     names = [*s.names, "Zed"]
+    if rng.random() < 0.1:
+        return fuzz_correction(rng, s)
     t = rng.choice(TYPES)
     p: dict[str, object] = {}
     if t == "draw":
@@ -102,6 +122,12 @@ def play(seed: int, n: int, steps: int, fuzz: float, check_all_legal: bool = Fal
             except IllegalAction as err:
                 assert err.rule.startswith("Sheepdogs of Pendleton Hill, ") and len(err.rule) > 30
                 assert GAME.state_json(s) == snapshot, "a refused event changes nothing"
+                continue
+            if e.type == "correction":
+                # The table is always right, but never beyond the components: check and go on.
+                dogs = n - sum(new.sheepdogs)  # the table may say a Sheepdog card is used or not
+                check_invariants(new, None, dogs)
+                s = new
                 continue
             # Accepted: it must be one of the enumerated legal events (same result).
             results = [GAME.apply(s, Event(t, p, player=who)) for t, p, who in moves]
