@@ -11,11 +11,13 @@ from typing import Any
 from kivy.graphics import Color, Line, Mesh
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from . import theme
 from .widgets import FitLabel, PlayerMark, fan, shape_points
 
+LEGEND_COLS = 3  # players per legend row: room for long names
 MAX_MARKERS = 40  # beyond this, markers every n-th point keep the lines readable
 
 
@@ -62,11 +64,12 @@ class ScoreChart(BoxLayout):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(orientation="vertical", spacing=dp(2), **kw)
-        self.legend = BoxLayout(size_hint_y=None, height=dp(30), spacing=dp(4))
+        self.legend = GridLayout(cols=LEGEND_COLS * 2, size_hint_y=None, spacing=dp(2), row_default_height=dp(26), row_force_default=True)
+        self.legend.bind(minimum_height=self.legend.setter("height"))
         body = BoxLayout(spacing=dp(4))
         self.y_axis = BoxLayout(orientation="vertical", size_hint_x=None, width=dp(44))
-        self.y_top = FitLabel(halign="right", max_font=sp(14))
-        self.y_low = FitLabel(halign="right", max_font=sp(14))
+        self.y_top = FitLabel(halign="right", max_font=sp(14), size_hint_y=None, height=dp(20))
+        self.y_low = FitLabel(halign="right", max_font=sp(14), size_hint_y=None, height=dp(20))
         self.y_axis.add_widget(self.y_top)
         self.y_axis.add_widget(Widget())
         self.y_axis.add_widget(self.y_low)
@@ -86,6 +89,6 @@ class ScoreChart(BoxLayout):
         self.legend.clear_widgets()
         for name in series:
             rgba, shape, _ = styles.get(name, (theme.TEXT, "circle", ""))
-            self.legend.add_widget(PlayerMark(rgba=list(rgba), shape=shape, size_hint_x=None, width=dp(24)))
-            self.legend.add_widget(FitLabel(text=name, max_font=sp(15)))
+            self.legend.add_widget(PlayerMark(rgba=list(rgba), shape=shape, size_hint_x=0.15))
+            self.legend.add_widget(FitLabel(text=name, max_font=sp(15), min_font=sp(11)))
         self.plot_area.redraw()

@@ -77,6 +77,7 @@ class SensorHub:
         sensor.out = self.queue
         self.sensors[sensor.name] = sensor
         self.statuses[sensor.name] = sensor.status
+        self.queue.put(sensor.status)  # so the app's summary hears of it like any change
         self.specs.setdefault(sensor.name, SensorSpec(sensor.name, type(sensor).__module__, "added by the app"))
 
     def open_all(self, background: bool = True) -> None:

@@ -111,13 +111,13 @@ class PlayerMark(Widget):
     active = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
+        # Drawn once per frame after layout has settled: a layout moves x, y,
+        # width and height one at a time, and drawing between them misplaces the shape.
+        self._redraw = Clock.create_trigger(self._draw, -1)
         super().__init__(**kw)
-        self.fbind("pos", self._draw)
-        self.fbind("size", self._draw)
-        self.fbind("shape", self._draw)
-        self.fbind("rgba", self._draw)
-        self.fbind("active", self._draw)
-        self._draw()
+        for prop in ("pos", "size", "shape", "rgba", "active"):
+            self.fbind(prop, self._redraw)
+        self._redraw()
 
     def _points(self) -> list[float]:
         return shape_points(self.shape, *self.center, min(self.width, self.height) * 0.42)

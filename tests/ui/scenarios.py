@@ -203,3 +203,40 @@ def screens(ctx: Ctx) -> Iterator[float]:
     while setup.count < 6:
         setup.change_count(+1)
     yield from _visit(ctx, "setup")
+
+
+@scenario()
+def fleeced_turn(ctx: Ctx) -> Iterator[float]:
+    """A short Fleeced! turn: set up by touch, dice from the fake camera, a whistle
+    out of turn from the fake microphone, the ruling shown large, the turn ended by touch."""
+    app = ctx.app
+    yield from ctx.tap_text("Fleeced!")
+    setup = ctx.screen
+    for row, name in zip(setup.rows, ("Ann", "Bob"), strict=False):
+        row.name_input.text = name
+    yield from ctx.tap(setup.rows[1].pick)  # Bob takes the next free character
+    ctx.result["characters"] = [r.pick.text for r in setup.rows]
+    yield from ctx.tap_text("Start game")
+    assert app.root.current == "table", setup.ids.error.text
+    ctx.result["first"] = table_facts(ctx)
+    dice, whistle = ctx.fakes["dice"], ctx.fakes["whistle"]
+    dice.roll("d6", [6, 5])
+    yield 0.3
+    dice.roll("d6", [2, 1])
+    yield from wait_for(lambda: len(app.session.events) == 2)
+    yield 0.3
+    ctx.result["order"] = table_facts(ctx)
+    dice.roll("d6", [4])
+    yield from wait_for(lambda: len(app.session.events) == 3)
+    whistle.blow("Bob")
+    yield from wait_for(lambda: len(app.session.events) == 4)
+    yield 0.3
+    ctx.result["ruling"] = table_facts(ctx)
+    ctx.result["ruling_problems"] = ctx.check("fleeced-ruling")
+    board = app.root.get_screen("table").board
+    ctx.result["board"] = {k: board.ids[k].text for k in ("turn", "green", "flocks", "order", "rulings")}
+    yield from ctx.tap_text("Ended on a plain square")
+    yield from ctx.tap_text("End the turn")
+    ctx.result["end"] = table_facts(ctx)
+    ctx.result["state"] = app.session.to_json()
+    ctx.result["sources"] = [e.source.value for e in app.session.events]

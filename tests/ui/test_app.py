@@ -69,3 +69,19 @@ def test_every_screen_fits(scenarios, size):
     assert r["problems"] == {name: [] for name in r["problems"]}
     assert any("Annabelle wins" in t or "wins" in t for t in r["texts"]["results"])
     assert any("camera" in t for t in r["texts"]["table"])
+
+
+def test_a_short_fleeced_turn_with_fake_whistle_and_dice(scenarios):
+    r = scenarios.run("fleeced_turn")
+    assert r["characters"] == ["Wallace", "Wendolene"]  # seat 2 moved on from Gromit to the next free one
+    assert r["first"]["prompt"].startswith("Ann: roll two dice")
+    assert "Ann rolled 11 and goes first" in r["order"]["alert"]
+    assert "by camera" in r["ruling"]["dice"] and "d6: 4" in r["ruling"]["dice"]
+    assert "Bob" in r["ruling"]["whistle"] and "microphone" in r["ruling"]["whistle"]
+    assert r["ruling"]["alert"].startswith("RULING: Bob blew out of turn")
+    assert r["ruling_problems"] == []
+    assert "Bob blew out of turn" in r["board"]["rulings"]
+    assert r["board"]["green"] == "Village Green: 0 sheep"
+    assert r["end"]["prompt"].startswith("Bob")
+    assert r["state"]["state"]["turn"]["player"] == "Bob"
+    assert r["sources"] == ["camera", "camera", "camera", "microphone", "touch", "touch"]

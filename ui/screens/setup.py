@@ -26,7 +26,18 @@ class PlayerRow(BoxLayout):
         self.screen = screen
         self.index = index
         self.mark = PlayerMark(size_hint_x=None, width=theme.touch_size())
-        self.name_input = TextInput(multiline=False, font_size=sp(20), write_tab=False, padding=[dp(6), dp(10)])
+        self.name_input = TextInput(
+            multiline=False,
+            font_size=sp(20),
+            write_tab=False,
+            padding=[dp(6), dp(10)],
+            background_normal="",
+            background_active="",
+            background_color=theme.PANEL_LIGHT,
+            foreground_color=theme.TEXT,
+            cursor_color=theme.TEXT,
+            hint_text="name",
+        )
         self.pick = FitButton(size_hint_x=0.6)
         self.pick.bind(on_release=lambda *_: screen.cycle(self.index))
         up = FitButton(text="Up", size_hint_x=None, width=theme.touch_size() * 1.2)

@@ -96,6 +96,7 @@ class TableScreen(Screen):
         ids.alert_box.opacity = 1 if prompt.alert else 0
         ids.alert_box.height = theme.touch_size() * 1.6 if prompt.alert else 0
         ids.alert_box.disabled = not prompt.alert
+        ids.contest.text = "Contest" if self._contest_choice(prompt) else "Contest (undo)"
         ids.dice.text = dice_text(app.pending_roll or app.last_roll, app.pending_roll is None and app.last_roll_accepted)
         ids.correct.disabled = app.last_roll is None or app.pending_roll is not None
         ids.correct.text = "Cancel" if self.mode == "correct" else "Correct"
@@ -252,11 +253,18 @@ class TableScreen(Screen):
         s = app.session
         if s is None:
             return
-        for c in s.prompt().choices:
+        choice = self._contest_choice(s.prompt())
+        if choice is not None:
+            app.submit(choice.event(time=time.time(), source=Source.TOUCH))
+        else:
+            app.undo()
+
+    @staticmethod
+    def _contest_choice(prompt: Any) -> Choice | None:
+        for c in prompt.choices:
             if c.type == "correction" or "contest" in c.label.lower():
-                app.submit(c.event(time=time.time(), source=Source.TOUCH))
-                return
-        app.undo()
+                return c
+        return None
 
 
 load_kv(__file__)

@@ -1,0 +1,144 @@
+"""Fleeced!: turn order, sheep in tow and claimed, the Village Green, the bag,
+hideouts, hands, the police, and the whistle rulings.
+
+Everything is read from ``state_json``; the rulings themselves are shown
+large by the Table frame (``Prompt.alert``) with "Contest".  This module also
+keeps the game's whistle timer: when a whistle check's deadline passes it
+sends ``settle`` so the ruling appears at once (the engine's documented
+contract; it is also offered as a button).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.events import Event, Source
+from companion.session import Session
+
+from ..widgets import FitLabel, PlayerMark, load_kv
+from . import SetupOption, SetupSpec
+
+# The characters of the rulebook (Setting Up the Game), in its order.
+CHARACTERS = ("Wallace", "Gromit", "Wendolene", "Shaun the Sheep", "Preston", "Feathers McGraw")
+SETUP = SetupSpec(
+    key="character",
+    values=CHARACTERS,
+    options=(SetupOption("whistle_margin", "Whistle margin (s)", (1.5, 1.0, 2.0, 3.0)),),
+)
+SETTLE = "settle"
+
+
+def place(name: str) -> str:
+    """"fish-and-chip-shop" -> "Fish And Chip Shop": the engine's ids in words."""
+    return name.replace("-", " ").title()
+
+
+def player_line(name: str, sj: Mapping[str, Any]) -> str:
+    sheep = sj.get("sheep", {})
+    tow = sheep.get("in_tow", {}).get(name, 0)
+    claimed = sheep.get("claimed", {}).get(name, 0)
+    hand = sj.get("hands", {}).get(name, [])
+    cards = ", ".join("unseen" if c == "?" else place(str(c)) for c in hand) or "none"
+    police = sj.get("police", {})
+    extra = ""
+    if name in police.get("in_station", ()):
+        extra += " · IN THE POLICE STATION"
+    if name in police.get("misses_next_turn", ()):
+        extra += " · misses next turn"
+    return f"in tow {tow} · claimed {claimed} · {len(hand)} cards: {cards}{extra}"
+
+
+def flock_text(sj: Mapping[str, Any]) -> str:
+    sheep = sj.get("sheep", {})
+    hideouts = sj.get("hideouts", {})
+    opened = ", ".join(f"{place(o['hideout'])} {o['sheep']}" for o in hideouts.get("opened", ())) or "none yet"
+    closed = len(hideouts.get("closed", ()))
+    return f"Bag {sheep.get('bag', 0)} · hideouts closed {closed} · opened: {opened}"
+
+
+def turn_text(sj: Mapping[str, Any]) -> str:
+    turn = sj.get("turn", {})
+    rolls = " then ".join("+".join(str(f) for f in r) if isinstance(r, (list, tuple)) else str(r) for r in turn.get("rolls", ()))
+    parts = [f"Turn {turn.get('number', '?')}", f"phase {turn.get('phase', '?')}"]
+    if rolls:
+        parts.append(f"rolled {rolls}")
+    if turn.get("move"):
+        parts.append(f"move {turn['move']}")
+    parts.append("whistled" if turn.get("whistled") else "no whistle yet")
+    return " · ".join(parts)
+
+
+class FleecedPlayer(BoxLayout):
+    def __init__(self, name: str, character: str, active: bool, detail: str, **kw: Any) -> None:
+        super().__init__(orientation="horizontal", spacing=dp(6), size_hint_y=None, height=dp(48), **kw)
+        app = App.get_running_app()
+        sw, shape = app.player_style(name)
+        self.add_widget(PlayerMark(rgba=list(sw.rgba), shape=shape, active=active, size_hint_x=None, width=dp(34)))
+        text = BoxLayout(orientation="vertical")
+        text.add_widget(FitLabel(text=f"{name} ({character})" + ("  — now" if active else ""), bold=active, max_font=sp(18)))
+        text.add_widget(FitLabel(text=detail, max_font=sp(14), min_font=sp(9)))
+        self.add_widget(text)
+
+
+class FleecedBoard(BoxLayout):
+    _shown: Any = None
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._settle_at: float | None = None
+
+    def update(self, session: Session) -> None:
+        app = App.get_running_app()
+        key = (id(session), len(session.log), app.palette)
+        if key == self._shown:
+            return
+        self._shown = key
+        sj = session.game.state_json(session.state)
+        ids = self.ids
+        ids.turn.text = turn_text(sj)
+        green = sj.get("sheep", {}).get("green", 0)
+        ids.green.text = f"Village Green: {green} sheep"
+        ids.flocks.text = flock_text(sj)
+        current = sj.get("turn", {}).get("player")
+        players = sj.get("players", {})
+        names = list(players) or session.players()
+        if current in names:  # turn order, starting with whoever acts now
+            i = names.index(current)
+            names = names[i:] + names[:i]
+        ids.order.text = "Order: " + ", then ".join(names)
+        rows = ids.players
+        rows.clear_widgets()
+        for n in names:
+            rows.add_widget(FleecedPlayer(n, players.get(n, {}).get("character", ""), n == current, player_line(n, sj)))
+        rulings = sj.get("rulings", [])[-2:]
+        ids.rulings.text = "\n".join(
+            f"Ruling: {r.get('text', '')}" + (" (contested)" if r.get("contested") else "") for r in reversed(rulings)
+        ) or "No whistle rulings yet."
+        self._arm_settle(session, sj)
+
+    def _arm_settle(self, session: Session, sj: Mapping[str, Any]) -> None:
+        check = (sj.get("whistle") or {}).get("pending_check")
+        deadline = check.get("deadline") if check else None
+        if not isinstance(deadline, (int, float)) or deadline == self._settle_at:
+            return
+        self._settle_at = deadline
+        Clock.schedule_once(lambda _dt: self._settle(session, deadline), max(0.0, deadline - time.time()) + 0.05)
+
+    def _settle(self, session: Session, deadline: float) -> None:
+        app = App.get_running_app()
+        if app.session is not session:
+            return
+        check = (session.game.state_json(session.state).get("whistle") or {}).get("pending_check")
+        if check and check.get("deadline") == deadline:  # still waiting: nobody answered in time
+            app.submit(Event(SETTLE, {}, None, time.time(), Source.TOUCH))
+
+
+Board = FleecedBoard  # what ui.boards looks up
+load_kv(__file__)
