@@ -1,0 +1,581 @@
+"""Sheep Hop! rules engine (rulebook: sheep-hop.md).  Cooperative: the table
+plays together against the wolves.
+
+Events (see docs/games/sheep-hop.md):
+
+- ``roll`` {"die": "sheep-hop", "faces": [face]}                      Turn Sequence
+- ``sheep`` {"sheep": id, "path": [...]} (board mode) or
+  {"sheep": id, "pen": bool, "jumped": [tile, ...]} (table mode)      Movement Rules
+- ``capture`` {"sheep": [id, ...]} (table mode, after wolves moved)   Wolf faces
+- ``pass`` {} or {"sheep": id} (table mode: that sheep cannot move)   Movement Rules
+- ``correction`` {"sheep": {...}, "wolves": {...}, "tiles": [...], "raccoon": side}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from companion.errors import SetupError
+from companion.events import CORRECTION, ROLL, Event, thaw
+from companion.game import Choice, DiceRequest, Game, Outcome, Prompt
+
+from . import data
+from .data import Board, Cell, parse_board
+from .rules import PEN, R_MOLE, R_MOVE, R_PEN, R_ROCK, Bad, Walk, advance, capture_on, wolf_cell
+from .state import ANIMAL_TILES, TILE_KINDS, Mode, Phase, SheepHopState, Tile, Where, Wolf
+
+SHEEP = "sheep"
+CAPTURE = "capture"
+PASS = "pass"
+DIE = "sheep-hop"
+
+R_SETUP = "Contents and Setup"
+R_TURN = "Turn Sequence"
+R_WOLF = "Turn Sequence (Wolf faces)"
+R_SHEEP_FACE = "Turn Sequence (sheep faces)"
+R_END = "End of the Game"
+R_TILES = "Special Tiles for Strategist Shepherds"
+R_PATOU = "Special Tiles: The Patou"
+R_RACCOON = "Special Tiles: The Raccoon"
+R_FOX = "Special Tiles: The Fox"
+
+# Shepherds' Scale: sheep saved -> title (fewer than 5 saved is a loss).
+SCALE = {
+    5: "Little Patou",
+    6: "Apprentice Shepherd",
+    7: "Shepherd of the Plains",
+    8: "Shepherd of the Hills",
+    9: "Shepherd of the Mountains",
+}
+
+
+def _is_cell(v: Any) -> bool:
+    return isinstance(v, list | tuple) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+
+
+class SheepHop(Game):
+    name = "sheep-hop"
+    title = "Sheep Hop!"
+    rulebook = "sheep-hop.md"
+    min_players = 1
+    max_players = 6
+
+    # -- setup -------------------------------------------------------------
+    def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        s = super().validate_setup(setup)
+        opts = s["options"]
+        mode = opts.setdefault("mode", Mode.TABLE.value)
+        if mode not in {m.value for m in Mode}:
+            raise SetupError("options.mode", "'table' or 'board'", mode)
+        # The board data goes into the setup so the record replays without the file.
+        opts["board"] = data.validate_board(opts.get("board", data.default_board()), "options.board")
+        board = parse_board(opts["board"], "options.board")
+        opts["tiles"] = [{"tile": t.kind, "at": list(t.at)} for t in self._tiles(opts.get("tiles", []), board, "options.tiles")]
+        opts["wolves"] = self._wolf_starts(opts.get("wolves", {}), board)
+        if mode == Mode.BOARD.value:
+            opts["sheep"] = self._sheep_starts(opts.get("sheep"), board)
+            sheep_cells = {tuple(c) for c in opts["sheep"].values()}
+            for name, pos in opts["wolves"].items():
+                w = next(w for w in board.wolves if w.name == name)
+                if w.path[pos] in sheep_cells:
+                    raise SetupError(f"options.wolves.{name}", "a path space with no sheep on it", pos)
+        elif "sheep" in opts:
+            raise SetupError("options.sheep", "no sheep spaces in table mode (positions are not mirrored)", opts["sheep"])
+        covered = {tuple(t["at"]) for t in opts["tiles"]}
+        for name, pos in opts["wolves"].items():
+            w = next(w for w in board.wolves if w.name == name)
+            if w.path[pos] in covered:
+                raise SetupError(f"options.wolves.{name}", "a path space not covered by a tile", pos)
+        if mode == Mode.BOARD.value:
+            for i, t in enumerate(opts["tiles"]):
+                if tuple(t["at"]) in {tuple(c) for c in opts["sheep"].values()}:
+                    raise SetupError(f"options.tiles[{i}].at", "a space with no sheep on it", t["at"])
+        return s
+
+    def _tiles(self, raw: Any, board: Board, key: str) -> tuple[Tile, ...]:
+        if not isinstance(raw, list | tuple):
+            raise SetupError(key, "a list of {tile, at}", raw)
+        tiles: list[Tile] = []
+        for i, t in enumerate(raw):
+            if not isinstance(t, Mapping):
+                raise SetupError(f"{key}[{i}]", "an object {tile, at}", t)
+            kind, at = t.get("tile"), t.get("at")
+            if kind not in TILE_KINDS:
+                raise SetupError(f"{key}[{i}].tile", "one of " + ", ".join(TILE_KINDS), kind)
+            if not _is_cell(at) or tuple(at) not in board.spaces:
+                raise SetupError(f"{key}[{i}].at", "a meadow space [row, column]", at)
+            cell = (at[0], at[1])
+            if any(x.at == cell for x in tiles):
+                raise SetupError(f"{key}[{i}].at", "a space with no other tile", at)
+            if any(x.kind == kind for x in tiles):
+                raise SetupError(f"{key}[{i}].tile", "each tile at most once (one of each in the box)", kind)
+            if kind == "rock" and cell == board.exit:
+                raise SetupError(f"{key}[{i}].at", "not the meadow exit (the rock may not block it)", at)
+            tiles.append(Tile(kind, cell))
+        kinds = {t.kind for t in tiles}
+        if ("mole" in kinds) != ("molehill" in kinds):
+            raise SetupError(key, "the Mole and the Molehill together (always placed at the same time)", sorted(kinds))
+        return tuple(tiles)
+
+    def _wolf_starts(self, raw: Any, board: Board) -> dict[str, int]:
+        if not isinstance(raw, Mapping):
+            raise SetupError("options.wolves", "an object: wolf name to a space index on its path", raw)
+        out = {}
+        for w in board.wolves:
+            pos = raw.get(w.name, 0)
+            if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(w.path):
+                raise SetupError(f"options.wolves.{w.name}", f"a space index on its path, 0 to {len(w.path) - 1}", pos)
+            out[w.name] = pos
+        extra = set(raw) - set(out)
+        if extra:
+            raise SetupError(f"options.wolves.{sorted(extra)[0]}", "no such wolf ('big' or 'little')", raw[sorted(extra)[0]])
+        return out
+
+    def _sheep_starts(self, raw: Any, board: Board) -> dict[str, list[int]]:
+        ids = board.sheep_ids()
+        if raw is None:  # the rulebook places them at random; the default is row by row
+            return {s: list(c) for s, c in zip(ids, board.start, strict=True)}
+        if not isinstance(raw, Mapping) or set(raw) != set(ids):
+            raise SetupError("options.sheep", f"every sheep ({', '.join(ids)}) to a starting space", raw)
+        seen = set()
+        for s in ids:
+            at = raw[s]
+            if not _is_cell(at) or tuple(at) not in board.start or tuple(at) in seen:
+                raise SetupError(f"options.sheep.{s}", "a free space of the starting area", at)
+            seen.add(tuple(at))
+        return {s: list(raw[s]) for s in ids}
+
+    def initial_state(self, setup: Mapping[str, Any]) -> SheepHopState:
+        opts = setup["options"]
+        board = parse_board(opts["board"], "options.board")
+        mode = Mode(opts["mode"])
+        ids = board.sheep_ids()
+        at: tuple[Cell | None, ...] = (
+            tuple((opts["sheep"][s][0], opts["sheep"][s][1]) for s in ids) if mode is Mode.BOARD else (None,) * len(ids)
+        )
+        return SheepHopState(
+            setup=setup,
+            mode=mode,
+            board=board,
+            where=(Where.BOARD,) * len(ids),
+            at=at,
+            wolves=tuple(Wolf(opts["wolves"][w.name], w.clockwise) for w in board.wolves),
+            tiles=tuple(Tile(t["tile"], (t["at"][0], t["at"][1])) for t in opts["tiles"]),
+        )
+
+    # -- play --------------------------------------------------------------
+    def apply(self, state: SheepHopState, event: Event) -> SheepHopState:
+        if event.type == CORRECTION:
+            return self._correct(state, event)
+        if state.phase is Phase.OVER:
+            raise self.refuse("the game is over: no sheep is left on the board", R_END)
+        if state.phase is Phase.ROLL:
+            return self._roll(state, event)
+        if state.phase is Phase.CAPTURE:
+            return self._capture(state, event)
+        if event.type == SHEEP:
+            return self._sheep(state, event)
+        if event.type == PASS:
+            return self._pass(state, event)
+        raise self.refuse(f"expected a 'sheep' move now, got {event.type!r}", self._rule(state))
+
+    def _rule(self, state: SheepHopState) -> str:
+        return {Phase.ROLL: R_TURN, Phase.SHEEP: R_SHEEP_FACE, Phase.CAPTURE: R_WOLF, Phase.PATOU: R_PATOU}.get(
+            state.phase, R_END
+        )
+
+    def _roll(self, state: SheepHopState, event: Event) -> SheepHopState:
+        if event.type != ROLL:
+            raise self.refuse(f"roll the die first, got {event.type!r}", R_TURN)
+        faces = event.get("faces", ())
+        names = [f.name for f in state.board.faces]
+        if event.get("die") != DIE or len(faces) != 1 or faces[0] not in names:
+            raise self.refuse(f"expected the Sheep Hop! die showing one of {', '.join(names)}, got {thaw(faces)}", R_TURN)
+        face = state.board.face(faces[0])
+        assert face is not None
+        state = replace(state, face=face.name, last="")
+        if face.kind == "wolves":
+            wolves = list(state.wolves)
+            entered: list[Cell] = []
+            for name, steps in face.steps:
+                i = next(i for i, w in enumerate(state.board.wolves) if w.name == name)
+                wolves[i], cells = advance(state.board, state.tiles, i, wolves[i], steps)
+                entered += cells
+            state = replace(state, wolves=tuple(wolves))
+            if state.mode is Mode.TABLE:
+                return replace(state, phase=Phase.CAPTURE, capture_due=True)
+            return self._settle(self._captured(state, entered))
+        on_board = [i for i, w in enumerate(state.where) if w is Where.BOARD]
+        mine = [i for i in on_board if face.kind == "any" or self._colour(state, i) == face.colour]
+        # "If there are no more sheep of the corresponding colour, choose among those still in play."
+        eligible = tuple(mine or on_board)
+        state = replace(state, phase=Phase.SHEEP, eligible=eligible)
+        if state.mode is Mode.BOARD and not any(Walk(state, i).options(limit=1) for i in eligible):
+            who = "no sheep" if face.kind == "any" else f"no {face.colour} sheep" if mine else "no sheep"
+            return self._end_turn(replace(state, last=f"{who} can move: the roll is lost"))
+        return state
+
+    def _colour(self, state: SheepHopState, i: int) -> str:
+        return state.board.colours[i // data.SHEEP_PER_COLOUR]
+
+    def _sheep_index(self, state: SheepHopState, raw: Any, rule: str) -> int:
+        ids = state.board.sheep_ids()
+        if raw not in ids:
+            raise self.refuse(f"no sheep called {raw!r} (sheep: {', '.join(ids)})", rule)
+        i = ids.index(raw)
+        if state.where[i] is not Where.BOARD:
+            raise self.refuse(f"{raw} is no longer on the board ({state.where[i].value})", R_PEN)
+        return i
+
+    def _sheep(self, state: SheepHopState, event: Event) -> SheepHopState:
+        ids = state.board.sheep_ids()
+        i = self._sheep_index(state, event.get("sheep"), self._rule(state))
+        allowed = state.patou if state.phase is Phase.PATOU else state.eligible
+        if i not in allowed:
+            names = ", ".join(ids[j] for j in allowed)
+            why = "the Patou moves the other sheep of the jumper's colour" if state.phase is Phase.PATOU else f"the die shows {state.face}"
+            raise self.refuse(f"{ids[i]} may not move now: {why} (may move: {names})", self._rule(state))
+        patou_phase = state.phase is Phase.PATOU
+        try:
+            if state.mode is Mode.BOARD:
+                end, jumped, tiles_after = Walk(state, i).run(event.get("path", ()))
+                tiles = tuple(Tile(tiles_after[t.at], t.at) for t in state.tiles)
+                where = list(state.where)
+                at = list(state.at)
+                if end is None:
+                    where[i], at[i] = Where.PEN, None
+                else:
+                    at[i] = end
+                state = replace(state, where=tuple(where), at=tuple(at), tiles=tiles)
+            else:
+                pen = event.get("pen", False)
+                if not isinstance(pen, bool):
+                    raise Bad(f"'pen' must be true or false, got {pen!r}", R_PEN)
+                jumped, tiles = self._table_jumps(state, event.get("jumped", ()))
+                where = list(state.where)
+                if pen:
+                    where[i] = Where.PEN
+                state = replace(state, where=tuple(where), tiles=tiles)
+        except Bad as e:
+            raise self.refuse(e.message, e.rule) from None
+        verb = "reached the pen" if state.where[i] is Where.PEN else "moved"
+        state = replace(state, last=f"{ids[i]} {verb}" + (f", jumping {', '.join(jumped)}" if jumped else ""))
+        state = self._effects(state, i, jumped, patou_phase)
+        if patou_phase:
+            state = replace(state, patou=tuple(j for j in state.patou if j != i))
+        else:
+            state = replace(state, eligible=())
+        return self._settle(state)
+
+    def _table_jumps(self, state: SheepHopState, raw: Any) -> tuple[tuple[str, ...], tuple[Tile, ...]]:
+        """Check the tiles a sheep jumped (table mode) in order; flip the mole as it runs."""
+        if not isinstance(raw, Sequence) or isinstance(raw, str):
+            raise Bad(f"'jumped' must be a list of tiles, got {raw!r}", R_MOVE)
+        tiles = list(state.tiles)
+        for kind in raw:
+            if kind == "rock":
+                raise Bad("no sheep can ever jump over the Rock or stop on it", R_ROCK)
+            if kind == "molehill":
+                raise Bad("no sheep can jump over or stop on the Molehill", R_MOLE)
+            if kind not in ANIMAL_TILES or not any(t.kind == kind for t in tiles):
+                inplay = ", ".join(t.kind for t in tiles if t.kind in ANIMAL_TILES) or "none"
+                raise Bad(f"no {kind!r} tile to jump in play (animal tiles in play: {inplay})", R_TILES)
+            if kind == "mole":
+                tiles = [Tile({"mole": "molehill", "molehill": "mole"}.get(t.kind, t.kind), t.at) for t in tiles]
+        return tuple(raw), tuple(tiles)
+
+    def _effects(self, state: SheepHopState, sheep: int, jumped: tuple[str, ...], patou_phase: bool) -> SheepHopState:
+        """Animal tiles the sheep jumped, in order (the mole already ran during the move)."""
+        notes = []
+        for kind in jumped:
+            if kind == "raccoon":
+                wolves = tuple(Wolf(w.position, not w.clockwise) for w in state.wolves)
+                state = replace(state, wolves=wolves, raccoon_clockwise=not state.raccoon_clockwise)
+                notes.append("the Raccoon turned the wolves round")
+            elif kind == "fox":
+                wolves, entered = [], []
+                for i, w in enumerate(state.wolves):
+                    moved, cells = advance(state.board, state.tiles, i, w, 1)
+                    wolves.append(moved)
+                    entered += cells
+                state = replace(state, wolves=tuple(wolves))
+                # Full board: the app sees whom they pass; otherwise the table says.
+                state = self._captured(state, entered) if state.mode is Mode.BOARD else replace(state, capture_due=True)
+                notes.append("the Fox moved both wolves one space")
+            elif kind == "patou" and not patou_phase:
+                colour = self._colour(state, sheep)
+                others = tuple(
+                    j for j, w in enumerate(state.where) if w is Where.BOARD and j != sheep and self._colour(state, j) == colour
+                )
+                state = replace(state, patou=others)
+                notes.append(f"the Patou rounds up the other {colour} sheep")
+        if notes:
+            state = replace(state, last=f"{state.last}; {'; '.join(notes)}")
+        return state
+
+    def _captured(self, state: SheepHopState, cells: list[Cell]) -> SheepHopState:
+        before = state.where
+        where = capture_on(state, cells)
+        ids = state.board.sheep_ids()
+        caught = [ids[i] for i, (a, b) in enumerate(zip(before, where, strict=True)) if a is not b]
+        at = tuple(None if w is Where.DEN else a for w, a in zip(where, state.at, strict=True))
+        note = f"the wolves caught {', '.join(caught)}" if caught else "the wolves caught no sheep"
+        return replace(state, where=where, at=at, patou=tuple(j for j in state.patou if where[j] is Where.BOARD), last=_join(state.last, note))
+
+    def _capture(self, state: SheepHopState, event: Event) -> SheepHopState:
+        if event.type != CAPTURE:
+            raise self.refuse(f"say which sheep the wolves passed over (a 'capture' event), got {event.type!r}", R_WOLF)
+        raw = event.get("sheep", ())
+        if not isinstance(raw, Sequence) or isinstance(raw, str) or len(set(raw)) != len(raw):
+            raise self.refuse(f"'sheep' must be a list of distinct sheep, got {raw!r}", R_WOLF)
+        idx = [self._sheep_index(state, s, R_WOLF) for s in raw]
+        where = tuple(Where.DEN if j in idx else w for j, w in enumerate(state.where))
+        note = f"the wolves caught {', '.join(raw)}" if raw else "the wolves caught no sheep"
+        state = replace(
+            state,
+            where=where,
+            capture_due=False,
+            patou=tuple(j for j in state.patou if where[j] is Where.BOARD),
+            last=_join(state.last, note),
+        )
+        return self._settle(state)
+
+    def _pass(self, state: SheepHopState, event: Event) -> SheepHopState:
+        if state.mode is Mode.BOARD:
+            raise self.refuse("the app knows the board: a sheep that can move must move", R_MOVE)
+        ids = state.board.sheep_ids()
+        if state.phase is Phase.PATOU:
+            i = self._sheep_index(state, event.get("sheep"), R_PATOU)
+            if i not in state.patou:
+                raise self.refuse(f"{ids[i]} is not waiting for the Patou", R_PATOU)
+            return self._settle(replace(state, patou=tuple(j for j in state.patou if j != i), last=f"{ids[i]} could not move"))
+        return self._end_turn(replace(state, eligible=(), last="no sheep could move: the roll is lost"))
+
+    def _settle(self, state: SheepHopState) -> SheepHopState:
+        """After any change: the end of the game, a pending question, or the next turn."""
+        if state.count(Where.BOARD) == 0:
+            return replace(state, phase=Phase.OVER, eligible=(), patou=(), capture_due=False)
+        if state.capture_due:
+            return replace(state, phase=Phase.CAPTURE)
+        if state.mode is Mode.BOARD and state.patou:
+            # A sheep the Patou cannot move stays where it is.
+            state = replace(state, patou=tuple(j for j in state.patou if Walk(state, j).options(limit=1)))
+        if state.patou:
+            return replace(state, phase=Phase.PATOU)
+        if state.phase is Phase.SHEEP and state.eligible:
+            return state
+        return self._end_turn(state)
+
+    def _end_turn(self, state: SheepHopState) -> SheepHopState:
+        n = len(state.setup["players"])
+        return replace(state, phase=Phase.ROLL, roller=(state.roller + 1) % n, turn=state.turn + 1, face=None, eligible=())
+
+    # -- corrections -------------------------------------------------------
+    def _correct(self, state: SheepHopState, event: Event) -> SheepHopState:
+        p = event.payload
+        keys = {"sheep", "wolves", "tiles", "raccoon"}
+        if not p or set(p) - keys:
+            raise self.refuse("a correction sets 'sheep', 'wolves', 'tiles' and/or 'raccoon'", "Corrections")
+        if state.phase not in (Phase.ROLL, Phase.OVER):
+            raise self.refuse("finish answering the current question first; corrections are made before a roll", "Corrections")
+        board = state.board
+        if "tiles" in p:
+            try:
+                tiles = self._tiles(thaw(p["tiles"]), board, "tiles")
+            except SetupError as e:
+                raise self.refuse(str(e), "Corrections") from None
+            state = replace(state, tiles=tiles)
+        if "raccoon" in p:
+            if p["raccoon"] not in data.WOLF_DIRECTIONS:
+                raise self.refuse("'raccoon' is 'clockwise' or 'counterclockwise'", "Corrections")
+            state = replace(state, raccoon_clockwise=p["raccoon"] == "clockwise")
+        if "wolves" in p:
+            state = replace(state, wolves=self._corrected_wolves(state, p["wolves"]))
+        if "sheep" in p:
+            state = self._corrected_sheep(state, p["sheep"])
+        self._check_board(state)
+        if state.count(Where.BOARD) == 0:
+            return replace(state, phase=Phase.OVER, last="corrected")
+        return replace(state, phase=Phase.ROLL, last="corrected")
+
+    def _corrected_wolves(self, state: SheepHopState, raw: Any) -> tuple[Wolf, ...]:
+        names = [w.name for w in state.board.wolves]
+        if not isinstance(raw, Mapping) or set(raw) - set(names):
+            raise self.refuse("'wolves' maps 'big'/'little' to {position, direction}", "Corrections")
+        wolves = list(state.wolves)
+        for name, v in raw.items():
+            i = names.index(name)
+            path = state.board.wolves[i].path
+            pos = v.get("position", wolves[i].position) if isinstance(v, Mapping) else None
+            d = v.get("direction", "clockwise" if wolves[i].clockwise else "counterclockwise") if isinstance(v, Mapping) else None
+            if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < len(path) or d not in data.WOLF_DIRECTIONS:
+                raise self.refuse(f"{name}: position 0 to {len(path) - 1} and direction clockwise/counterclockwise", "Corrections")
+            wolves[i] = Wolf(pos, d == "clockwise")
+        return tuple(wolves)
+
+    def _corrected_sheep(self, state: SheepHopState, raw: Any) -> SheepHopState:
+        ids = state.board.sheep_ids()
+        if not isinstance(raw, Mapping) or set(raw) - set(ids):
+            raise self.refuse(f"'sheep' maps sheep ({', '.join(ids)}) to where they are", "Corrections")
+        where, at = list(state.where), list(state.at)
+        for s, v in raw.items():
+            i = ids.index(s)
+            if v in ("pen", "den"):
+                where[i], at[i] = Where(v), None
+            elif state.mode is Mode.TABLE and v == "board":
+                where[i] = Where.BOARD
+            elif state.mode is Mode.BOARD and _is_cell(v) and tuple(v) in state.board.spaces:
+                where[i], at[i] = Where.BOARD, (v[0], v[1])
+            else:
+                want = "a space [row, column], 'pen' or 'den'" if state.mode is Mode.BOARD else "'board', 'pen' or 'den'"
+                raise self.refuse(f"{s}: expected {want}, got {v!r}", "Corrections")
+        return replace(state, where=tuple(where), at=tuple(at))
+
+    def _check_board(self, state: SheepHopState) -> None:
+        """Every space holds at most one piece (wolves may share their own paths' crossing)."""
+        if state.mode is not Mode.BOARD:
+            return
+        taken: dict[Cell, str] = {t.at: t.kind for t in state.tiles}
+        ids = state.board.sheep_ids()
+        wolves = {wolf_cell(state.board, i, w): state.board.wolves[i].name for i, w in enumerate(state.wolves)}
+        for i, (w, a) in enumerate(zip(state.where, state.at, strict=True)):
+            if w is not Where.BOARD:
+                continue
+            assert a is not None
+            if a in taken or a in wolves:
+                raise self.refuse(f"{ids[i]} cannot share {list(a)} with the {taken.get(a) or wolves[a] + ' wolf'}", "Corrections")
+            taken[a] = ids[i]
+        for cell, name in wolves.items():
+            if cell in {t.at for t in state.tiles}:
+                raise self.refuse(f"the {name} wolf cannot stand on a tile at {list(cell)}", "Corrections")
+
+    # -- reading -----------------------------------------------------------
+    def legal_actions(self, state: SheepHopState) -> list[Event]:
+        if state.phase is Phase.ROLL:
+            return [Event(ROLL, {"die": DIE, "faces": [f.name]}) for f in state.board.faces]
+        return [c.event() for c in self._choices(state)]
+
+    def _choices(self, state: SheepHopState) -> tuple[Choice, ...]:
+        ids = state.board.sheep_ids()
+        if state.phase is Phase.CAPTURE:
+            on = [ids[i] for i, w in enumerate(state.where) if w is Where.BOARD]
+            return (
+                Choice("No sheep caught", CAPTURE, {"sheep": []}),
+                *(Choice(f"{s} caught", CAPTURE, {"sheep": [s]}) for s in on),
+            )
+        if state.phase not in (Phase.SHEEP, Phase.PATOU):
+            return ()
+        movers = state.patou if state.phase is Phase.PATOU else state.eligible
+        out: list[Choice] = []
+        for i in movers:
+            if state.mode is Mode.BOARD:
+                for path, jumped in Walk(state, i).options():
+                    dest = "the pen" if path[-1] == PEN else str(path[-1])
+                    via = f" jumping {', '.join(jumped)}" if jumped else ""
+                    out.append(Choice(f"{ids[i]} to {dest}{via}", SHEEP, {"sheep": ids[i], "path": path}))
+            else:
+                out.append(Choice(f"{ids[i]} moves", SHEEP, {"sheep": ids[i], "pen": False}))
+                out.append(Choice(f"{ids[i]} reaches the pen", SHEEP, {"sheep": ids[i], "pen": True}))
+                if state.phase is Phase.PATOU:
+                    out.append(Choice(f"{ids[i]} cannot move", PASS, {"sheep": ids[i]}))
+        if state.mode is Mode.TABLE and state.phase is Phase.SHEEP:
+            out.append(Choice("No sheep can move", PASS, {}))
+        return tuple(out)
+
+    def prompt(self, state: SheepHopState) -> Prompt:
+        ids = state.board.sheep_ids()
+        who = self.players(state)[state.roller]
+        alert = state.last or None
+        if state.phase is Phase.OVER:
+            o = self.outcome(state)
+            assert o is not None
+            d = o.detail
+            verdict = f"won: {d['title']}" if d["won"] else "lost: the wolves captured as many or more"
+            text = f"The game is over: {d['saved']} saved, {d['captured']} captured. The flock {verdict}."
+            return Prompt(None, text, R_END, expects=(CORRECTION,), alert=alert)
+        if state.phase is Phase.ROLL:
+            faces = tuple(f.name for f in state.board.faces)
+            return Prompt(who, f"{who}: roll the die.", R_TURN, expects=(ROLL, CORRECTION), dice=DiceRequest(DIE, 1, faces), alert=alert)
+        if state.phase is Phase.CAPTURE:
+            places = ", ".join(
+                f"{w.name} wolf to space {s.position}" for w, s in zip(state.board.wolves, state.wolves, strict=True)
+            )
+            return Prompt(
+                None,
+                f"The wolves moved ({places}). Which sheep did they pass over? Those are captured.",
+                R_WOLF if state.face and state.board.face(state.face).kind == "wolves" else R_FOX,
+                expects=(CAPTURE,),
+                choices=self._choices(state),
+                alert=alert,
+            )
+        if state.phase is Phase.PATOU:
+            names = ", ".join(ids[i] for i in state.patou)
+            return Prompt(
+                who,
+                f"The Patou rounds up the flock: move {names}, one at a time, in the order you choose.",
+                R_PATOU,
+                expects=(SHEEP, PASS),
+                choices=self._choices(state),
+                alert=alert,
+            )
+        face = state.board.face(state.face or "")
+        names = ", ".join(ids[i] for i in state.eligible)
+        if face is not None and face.kind == "sheep" and any(self._colour(state, i) == face.colour for i in state.eligible):
+            text = f"{who}: the die shows {face.colour}. Move one {face.colour} sheep ({names})."
+        else:
+            text = f"{who}: move any sheep still on the board ({names})."
+        text += " One space, or jumps over animals; a sheep that reaches the pen is safe."
+        return Prompt(who, text, R_SHEEP_FACE, expects=(SHEEP, PASS), choices=self._choices(state), alert=alert)
+
+    def scores(self, state: SheepHopState) -> dict[str, int]:
+        # Cooperative: everyone shares the flock's score, the sheep saved.
+        saved = state.count(Where.PEN)
+        return dict.fromkeys(self.players(state), saved)
+
+    def outcome(self, state: SheepHopState) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        saved, captured = state.count(Where.PEN), state.count(Where.DEN)
+        won = saved > captured  # "if a majority of sheep was saved"
+        return Outcome(
+            tuple(self.players(state)),
+            None,
+            {"won": won, "saved": saved, "captured": captured, "title": SCALE.get(saved) if won else None},
+        )
+
+    def state_json(self, state: SheepHopState) -> dict[str, Any]:
+        ids = state.board.sheep_ids()
+        o = self.outcome(state)
+        return {
+            "mode": state.mode.value,
+            "phase": state.phase.value,
+            "turn": {"number": state.turn, "player": self.players(state)[state.roller]},
+            "face": state.face,
+            "saved": state.count(Where.PEN),
+            "captured": state.count(Where.DEN),
+            "on_board": state.count(Where.BOARD),
+            "wolves": {
+                w.name: {
+                    "position": s.position,
+                    "space": list(w.path[s.position]),
+                    "direction": "clockwise" if s.clockwise else "counterclockwise",
+                    "path_length": len(w.path),
+                }
+                for w, s in zip(state.board.wolves, state.wolves, strict=True)
+            },
+            "tiles": [{"tile": t.kind, "at": list(t.at)} for t in state.tiles],
+            "raccoon": "clockwise" if state.raccoon_clockwise else "counterclockwise",
+            "sheep": {
+                s: {"where": w.value, "at": None if a is None else list(a)}
+                for s, w, a in zip(ids, state.where, state.at, strict=True)
+            },
+            "may_move": [ids[i] for i in (state.patou if state.phase is Phase.PATOU else state.eligible)],
+            "last": state.last,
+            "result": None if o is None else {"won": o.detail["won"], "title": o.detail["title"]},
+        }
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b
