@@ -1,0 +1,168 @@
+"""The streaming detector, stage by stage, on generated signals (and the real clips when present)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hardware.audio import read_wav, resample
+from hardware.testing import audio as ta
+from hardware.whistle.detector import HOP, N_FFT, RATE, DetectorParams, WhistleDetector, detect
+
+BLOCK = 1024  # the live block: 64 ms
+
+
+def in_room(sound: np.ndarray, at: float = 1.0, length: float = 3.0, room: float = 0.005, seed: int = 1) -> np.ndarray:
+    x = ta.pink_noise(length, amp=room, seed=seed)
+    ta.place(x, sound, at)
+    return x
+
+
+def spectrum(x: np.ndarray) -> np.ndarray:
+    frames = np.lib.stride_tricks.sliding_window_view(x, N_FFT)[::HOP]
+    return np.abs(np.fft.rfft(frames * np.hanning(N_FFT), axis=1)) ** 2
+
+
+WHISTLES = {
+    "thin tone": (ta.tone(2500, 0.5), 2500),
+    "pea trill": (ta.trill(2800, 0.5, rate_hz=25, depth_hz=150), 2800),
+    "toy with harmonics": (ta.harmonic_toy(1200, 0.5), 1200),
+    "toy, 2nd harmonic strongest": (ta.harmonic_toy(900, 0.5, harmonics=(0.5, 1.0, 0.6, 0.3)), 900),
+    "slide (chirp)": (ta.chirp(2000, 2300, 0.5), 2000),  # the pitch heard so far when it is reported
+}
+
+
+@pytest.mark.parametrize("name", list(WHISTLES))
+def test_each_kind_of_whistle_is_one_event_with_times(name):
+    sound, hz = WHISTLES[name]
+    found = detect(in_room(sound, at=1.0))
+    assert len(found) == 1, found
+    d = found[0]
+    assert abs(d.onset - 1.0) <= 0.05
+    assert abs(d.peak_hz - hz) <= 0.06 * hz
+    assert d.onset < d.offset <= d.detected_at
+    assert d.detected_at - 1.0 <= 0.2  # latency from the true onset
+    assert round(d.detected_at * RATE) % BLOCK == 0  # the end of the block it needed
+    assert 0.5 <= d.confidence <= 1.0
+
+
+@pytest.mark.parametrize(
+    "name, sound",
+    [
+        ("white noise", ta.noise(3.0, amp=0.2, seed=3)),
+        ("dice", ta.dice_clicks(3.0, seed=4)),
+        ("laughter", ta.laughter(3.0, seed=5)),
+        ("music", ta.music(3.0, seed=6)),
+    ],
+)
+def test_table_noises_are_not_whistles(name, sound):
+    assert detect(in_room(sound, at=0.0)) == []
+
+
+@pytest.mark.skipif(not ta.espeak_available(), reason="espeak-ng not installed")
+def test_speech_is_not_a_whistle():
+    for i, line in enumerate(ta.SPEECH_LINES[:3]):
+        voice = ["en", "en+f3", "en-us+m3"][i]
+        x = ta.speech(line, voice=voice, pitch=40 + 20 * i)
+        assert detect(in_room(x, at=0.2, length=len(x) / RATE + 0.5)) == [], line
+
+
+def test_tonal_test_wants_a_narrow_peak_not_loud_broadband():
+    det = WhistleDetector()
+    det._noise = np.full(N_FFT // 2 + 1, 1e-6)
+    tone = det.features(spectrum(in_room(ta.tone(3000, 1.0), at=0.0, length=1.0)))
+    hiss = det.features(spectrum(ta.noise(1.0, amp=0.3)))
+    assert np.median(tone["tonality"]) > 30 and np.median(hiss["tonality"]) < 12
+    assert tone["strong"][5:-5].all() and not hiss["strong"].any()
+
+
+def test_harmonic_check_finds_the_fundamental_and_rejects_low_voices():
+    det = WhistleDetector()
+    det._noise = np.full(N_FFT // 2 + 1, 1e-6)
+    toy = det.features(spectrum(ta.harmonic_toy(900, 1.0, harmonics=(0.5, 1.0, 0.6, 0.3))))
+    assert abs(np.median(toy["hz"]) - 900) < 30  # not the louder 1800 Hz harmonic
+    # A "voice" at 200 Hz whose 6th harmonic (1200 Hz) is loudest: the fundamental is below the band.
+    t = np.arange(RATE) / RATE
+    voice = sum(a * np.sin(2 * np.pi * 200 * h * t) for h, a in [(1, 0.5), (2, 0.3), (3, 0.2), (6, 0.6)])
+    f = det.features(spectrum(voice.astype(np.float32)))
+    assert not f["weak"].any()
+
+
+def test_voice_comb_marks_evenly_spaced_lines():
+    det = WhistleDetector()
+    det._noise = np.full(N_FFT // 2 + 1, 1e-6)
+    t = np.arange(RATE) / RATE
+    comb = sum(np.sin(2 * np.pi * 250 * h * t) * (1.0 if h == 5 else 0.2) for h in range(3, 8))
+    assert np.median(det.features(spectrum(comb.astype(np.float32)))["voice"]) > -20
+    assert np.median(det.features(spectrum(ta.trill(2500, 1.0)))["voice"]) < -40
+
+
+def test_hysteresis_keeps_a_blow_with_a_short_dropout_as_one_event():
+    blow = ta.tone(2500, 0.6)
+    blow[round(0.3 * RATE) : round(0.33 * RATE)] *= 0.05  # 30 ms breath
+    assert len(detect(in_room(blow))) == 1
+
+
+def test_refractory_period_and_separate_blows():
+    x = ta.pink_noise(4.0, amp=0.005)
+    ta.place(x, ta.tone(2500, 0.4), 0.5)
+    ta.place(x, ta.tone(2500, 0.4), 1.5)  # 0.6 s later: a second blow
+    ta.place(x, ta.tone(2500, 1.5), 2.3)  # a long blow: still one
+    found = detect(x)
+    assert [round(d.onset, 1) for d in found] == [0.5, 1.5, 2.3]
+
+
+def test_too_short_is_not_a_blow():
+    # 25 ms of tone spans 57 ms of 32 ms frames: under the 64 ms minimum.
+    assert detect(in_room(ta.tone(2500, 0.025))) == []
+    assert len(detect(in_room(ta.tone(2500, 0.1)))) == 1
+
+
+def test_outside_the_band_is_ignored_and_the_band_is_configurable():
+    x = in_room(ta.tone(700, 0.5))
+    assert detect(x) == []
+    assert len(detect(x, WhistleDetector(DetectorParams(band_hz=(500, 3000))))) == 1
+
+
+def test_noise_floor_learns_a_steady_hum_and_still_hears_a_whistle():
+    x = ta.pink_noise(8.0, amp=0.005)
+    t = np.arange(len(x)) / RATE
+    x += (0.05 * np.sin(2 * np.pi * 2000 * t)).astype(np.float32)  # a fan's whine, always there
+    ta.place(x, ta.tone(3200, 0.5, amp=0.3), 6.0)
+    det = WhistleDetector()
+    found = detect(x, det)
+    assert [round(d.peak_hz, -2) for d in found] == [3200]
+    assert det.noise_db[64] > det.noise_db[60] + 20  # the 2 kHz bin knows the whine
+
+
+def test_calibrated_noise_floor_is_used_from_the_first_block():
+    room = ta.pink_noise(1.0, amp=0.005)
+    noise_db = 10 * np.log10(np.median(spectrum(room), axis=0))
+    det = WhistleDetector(noise_db=noise_db)
+    np.testing.assert_allclose(det.noise_db, noise_db, atol=0.01)
+    # A whistle already sounding when listening starts is still heard.
+    assert len(detect(ta.tone(2500, 0.5, amp=0.3) + ta.pink_noise(0.5, amp=0.005, seed=9), det)) == 1
+
+
+def test_block_size_does_not_change_what_is_found():
+    x = in_room(ta.trill(2600, 0.5))
+    a = detect(x, block=256)
+    b = detect(x, block=BLOCK)
+    assert len(a) == len(b) == 1
+    assert a[0].onset == b[0].onset and a[0].peak_hz == b[0].peak_hz
+    assert a[0].detected_at <= b[0].detected_at  # smaller blocks, earlier events
+
+
+def test_reset_forgets_the_stream():
+    det = WhistleDetector()
+    detect(in_room(ta.tone(2500, 0.5)), det)
+    assert det.time > 0
+    det.reset()
+    assert det.time == 0 and det.noise_db is None
+
+
+def test_real_near_whistles_are_heard(shared_data):
+    folder = shared_data / "whistle" / "robot-clips" / "whistle"
+    for path in sorted(folder.glob("*.wav")):
+        x, rate = read_wav(path)
+        assert len(detect(resample(x, rate))) == 1, path.name
