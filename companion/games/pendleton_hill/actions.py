@@ -144,7 +144,7 @@ def play_card(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
             hands=_set(s.hands, s.active, _set(s.hands[s.active], i, s.hands[s.active][i] - 1)),
             discard=_set(s.discard, i, s.discard[i] + 1),
         )
-    return replace(s, phase=Phase.ACTION, now=now, note="")
+    return replace(s, phase=Phase.ACTION, now=now, note="", news=False)
 
 
 def done(g: Game, s: HillState) -> HillState:
@@ -201,6 +201,7 @@ def place_shepherd(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillSta
         shepherds=_set(s.shepherds, p, s.shepherds[p] | {c}),
         shepherd_pool=_set(s.shepherd_pool, c, s.shepherd_pool[c] - 1),
         note=f"{name}'s shepherd placed on {s.board.ids[p]}.",
+        news=False,
     )
     if now is not None:
         return _after_action(s, now)
@@ -225,6 +226,7 @@ def place_sheep(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
         pens=_set(s.pens, k, tuple(sorted((*s.pens[k], c)))),
         sheep_pool=_set(s.sheep_pool, c, s.sheep_pool[c] - 1),
         note=f"{name}'s sheep placed in pen {k + 1}.",
+        news=False,
     )
     return _after_action(s, now)
 
@@ -286,6 +288,7 @@ def arrive(s: HillState, flock: tuple[int, ...], p: int, scared: int | None) -> 
         shepherd_pool=tuple(shepherd_pool),
         scores=tuple(scores),
         note=" ".join(notes),
+        news=bool(notes),
     )
 
 
@@ -362,5 +365,5 @@ def move_wolf(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
     elif payload.get("frighten") is not None:
         raise g.refuse(f"there is no flock on {board.ids[to]} for the wolf to frighten", "The Wolf")
     now = replace(now, wolf_steps=now.wolf_steps + 1, wolf_left=now.wolf_left | {s.wolf}, wolf_stopped=stopped)
-    s = replace(s, wolf=to, note=note)
+    s = replace(s, wolf=to, note=note, news=stopped)
     return _after_action(s, now)

@@ -59,6 +59,10 @@ def _cards(g: Game, value: Any, key: str) -> tuple[int, int, int]:
 
 
 def correct(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
+    if s.phase in (Phase.DEAL, Phase.SETUP):
+        # Before play nothing is scored or moved: a wrong deal or placement is undone, not corrected,
+        # and a corrected deck could leave the deal waiting for a card that is not there.
+        raise g.refuse("corrections apply once play has begun; during the deal and set up, undo the wrong step", "Set Up")
     unknown = sorted(set(payload) - KEYS)
     if unknown:
         raise g.refuse(f"correction: unknown key {unknown[0]!r}; known: {', '.join(sorted(KEYS))}", RULE)
@@ -154,10 +158,9 @@ def correct(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
         sheep_pool=tuple(sheep_pool),
         shepherd_pool=tuple(shepherd_pool),
         note="Corrected by the table." + (f" ({payload['reason']})" if payload.get("reason") else ""),
+        news=True,
     )
-    if "active" in payload:
-        if s.phase not in (Phase.CARD, Phase.ACTION, Phase.DRAW):
-            raise g.refuse("correction active: the turn can only be corrected once play has begun", "Sequence of Play")
+    if "active" in payload:  # (refused above once the game is over)
         new = replace(new, active=_seat(g, s, payload["active"], "active"), phase=Phase.CARD, now=TurnSoFar())
     return _settle(new)
 

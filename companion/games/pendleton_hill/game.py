@@ -137,7 +137,7 @@ class PendletonHill(Game):
         who = s.names[s.active]
         choices = tuple(Choice(_label(s, t, p), t, p, who) for t, p, who in legal_moves(s))
         expects = _EXPECTS[s.phase] + (CORRECTION,)
-        alert = s.note or None
+        alert = s.note if s.news else None
         if s.phase is Phase.DEAL:
             dealt = s.placed // len(s.names) + 1
             text = f"Deal {who} their card {dealt} of {HAND_SIZE} and say which card it is."
@@ -272,8 +272,12 @@ def _card_text(s: HillState) -> str:
     if now.as_ is Card.ONE:
         return f"you played {played}1: take one action for any colour, your own included."
     if now.as_ is Card.ONE_PLUS_ONE:
-        left = [w for w, done in (("one for your own colour", now.own), ("one for another player's colour, not yours", now.other)) if not done]
-        return f"you played {played}1+1: take " + " and ".join(left) + " (never a flock mixing your sheep with others')."
+        left = [
+            w
+            for w, done in (("one action for your own colour", now.own), ("one action for another player's colour, not yours", now.other))
+            if not done
+        ]
+        return f"you played {played}1+1: take " + " and ".join(left) + " (never moving a flock that mixes your sheep with others')."
     if now.wolf_steps:
         return "the wolf may move one more space, or say done."
     if now.actions:

@@ -79,4 +79,5 @@ class HillState:
     sheepdogs: tuple[bool, ...]  # True while a player still holds their Sheepdog card
     placed: int = 0  # DEAL: cards dealt; SETUP: shepherds placed
     now: TurnSoFar = TurnSoFar()
-    note: str = ""  # what the last event did (scores, frightened sheep), for the screen
+    note: str = ""  # what the last event did, for the log and the screen
+    news: bool = False  # the note is worth an alert: points scored, a sheep frightened, a correction

@@ -180,6 +180,15 @@ def test_replay_is_deterministic_and_corrections_round_trip(seed: int, n: int, c
         "wolf": j["wolf"],
         "pens": {str(p["pen"]): p["sheep"] for p in j["pens"]},
     }
+    if s.phase in (Phase.DEAL, Phase.SETUP):
+        # Before play begins a mistake is undone, never corrected.
+        try:
+            GAME.apply(s, Event("correction", payload))
+        except IllegalAction as err:
+            assert err.rule.endswith("Set Up")
+        else:
+            raise AssertionError("a correction during the deal or set up was accepted")
+        return
     if s.phase is not Phase.OVER:
         payload["deck"] = j["deck"]
         payload["hands"] = {name: {k: h[k] for k in ("1", "1+1", "2")} for name, h in j["hands"].items()}

@@ -446,3 +446,20 @@ def test_state_json_has_what_the_table_needs() -> None:
     assert j["deck_left"] == 48 and j["sheepdogs_left"] == 4
     assert j["hill"]["2b"] == {"tier": 2, "value": 3, "flock": None, "shepherds": [], "wolf": True}
     assert j["turn"] == {"number": 1, "player": "Ann", "phase": "card", "card": None, "as": None, "actions": 0, "wolf_steps": 0}
+
+
+def test_corrections_wait_until_play_has_begun() -> None:
+    t = Table(3)
+    t.do("draw", card="2")
+    refused(t, "correction", "Set Up", "undo the wrong step", deck={"2": 0})
+
+
+def test_alert_only_for_news() -> None:
+    t = Table(3)
+    t.start(places=[["2a", "1c"]] * 3)
+    assert GAME.prompt(t.state).alert is None  # a shepherd placed is not news
+    position(t, hill={"1a": {"flock": {"Ann": 1}}})
+    assert GAME.prompt(t.state).alert == "Corrected by the table."
+    t.do("play-card", card="2")
+    t.do("move-flock", **{"from": "1a"}, to="2a")
+    assert GAME.prompt(t.state).alert == "Ann scored 3 on 2a."
