@@ -189,6 +189,9 @@ class SheepHop(Game):
     def _roll(self, state: SheepHopState, event: Event) -> SheepHopState:
         if event.type != ROLL:
             raise self.refuse(f"roll the die first, got {event.type!r}", R_TURN)
+        roller = self.players(state)[state.roller]
+        if event.player is not None and event.player != roller:
+            raise self.refuse(f"it is {roller}'s turn to roll, not {event.player}'s", R_TURN)
         faces = event.get("faces", ())
         names = [f.name for f in state.board.faces]
         if event.get("die") != DIE or len(faces) != 1 or faces[0] not in names:
@@ -499,13 +502,27 @@ class SheepHop(Game):
             faces = tuple(f.name for f in state.board.faces)
             return Prompt(who, f"{who}: roll the die.", R_TURN, expects=(ROLL, CORRECTION), dice=DiceRequest(DIE, 1, faces), alert=alert)
         if state.phase is Phase.CAPTURE:
-            places = ", ".join(
-                f"{w.name} wolf to space {s.position}" for w, s in zip(state.board.wolves, state.wolves, strict=True)
+            face = state.board.face(state.face or "")
+            if face is not None and face.kind == "wolves":
+                steps = dict(face.steps)
+                how = "; ".join(
+                    f"the {w.name} wolf goes {steps[w.name]} space{'s' if steps[w.name] > 1 else ''}"
+                    if w.name in steps
+                    else f"the {w.name} wolf stays"
+                    for w in state.board.wolves
+                )
+                rule = R_WOLF
+            else:
+                how, rule = "the Fox sends each wolf 1 space", R_FOX
+            where = ", ".join(
+                f"{w.name} now on space {s.position} of {len(w.path)}"
+                for w, s in zip(state.board.wolves, state.wolves, strict=True)
             )
             return Prompt(
                 None,
-                f"The wolves moved ({places}). Which sheep did they pass over? Those are captured.",
-                R_WOLF if state.face and state.board.face(state.face).kind == "wolves" else R_FOX,
+                f"Move the wolves the way their pawns face: {how} ({where}), skipping tiles. "
+                "Which sheep did they pass over? Those are captured.",
+                rule,
                 expects=(CAPTURE,),
                 choices=self._choices(state),
                 alert=alert,
@@ -527,6 +544,8 @@ class SheepHop(Game):
         else:
             text = f"{who}: move any sheep still on the board ({names})."
         text += " One space, or jumps over animals; a sheep that reaches the pen is safe."
+        if state.mode is Mode.TABLE and any(t.kind in ANIMAL_TILES for t in state.tiles):
+            text += " Say which animal tiles it jumped, in order."
         return Prompt(who, text, R_SHEEP_FACE, expects=(SHEEP, PASS), choices=self._choices(state), alert=alert)
 
     def scores(self, state: SheepHopState) -> dict[str, int]:

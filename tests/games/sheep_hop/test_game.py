@@ -36,6 +36,8 @@ def test_a_roll_must_be_a_face_of_the_die() -> None:
     refused(state, roll("purple"), "Turn Sequence")
     refused(state, Event("roll", {"die": "sheep-hop", "faces": ["white", "black"]}), "Turn Sequence")
     refused(state, Event("sheep", {"sheep": "white1"}), "Turn Sequence")
+    refused(state, Event("roll", {"die": "sheep-hop", "faces": ["white"]}, player="Ben"), "Turn Sequence")
+    assert GAME.apply(state, Event("roll", {"die": "sheep-hop", "faces": ["white"]}, player="Ann")).face == "white"
 
 
 def test_colour_face_lets_only_that_colour_move_then_any_when_none_left() -> None:
