@@ -163,7 +163,7 @@ def resume_check(ctx: Ctx) -> Iterator[float]:
 
 def _visit(ctx: Ctx, name: str) -> Iterator[float]:
     ctx.app.go(name)
-    yield 0.35
+    yield 0.6  # the throttled redraw, then a frame of layout, on a loaded machine
     ctx.result["problems"][name] = ctx.check(name)
     ctx.result["texts"][name] = ctx.texts()
 
@@ -193,8 +193,18 @@ def screens(ctx: Ctx) -> Iterator[float]:
     ctx.fakes["whistle"].blow("Annabelle")
     yield 0.5
     yield from _visit(ctx, "table")
+    ctx.result["problems"]["tally-table"] = ctx.result["problems"].pop("table")
     yield from _visit(ctx, "log")
     yield from _visit(ctx, "settings")
+    # Fleeced! with six players and a ruling on show: the busiest table.
+    app.new_game("fleeced", {"players": [{"name": n} for n in names]})
+    for i, faces in enumerate(([6, 6], [5, 4], [3, 3], [2, 2], [1, 2], [1, 1])):
+        app.submit(Event(ROLL, {"die": "d6", "faces": faces}, None, time.time() + i, Source.CAMERA, 0.9))
+    app.submit(Event(ROLL, {"die": "d6", "faces": [3]}, None, time.time() + 7, Source.CAMERA, 0.9))
+    ctx.fakes["whistle"].blow("Cy")
+    yield 0.5
+    yield from _visit(ctx, "table")
+    ctx.result["fleeced_alert"] = app.root.get_screen("table").ids.alert.text
     app.close_session()
     yield 0.2
     yield from _visit(ctx, "home")

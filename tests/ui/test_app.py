@@ -65,10 +65,11 @@ def test_killed_mid_game_reopens_where_it_was(scenarios):
 @pytest.mark.parametrize("size", ["800x480", "1280x720"])
 def test_every_screen_fits(scenarios, size):
     r = scenarios.run("screens", size=size)
-    assert set(r["problems"]) == {"home", "setup", "table", "log", "results", "settings"}
+    assert set(r["problems"]) == {"home", "setup", "tally-table", "table", "log", "results", "settings"}
     assert r["problems"] == {name: [] for name in r["problems"]}
     assert any("Annabelle wins" in t or "wins" in t for t in r["texts"]["results"])
     assert any("camera" in t for t in r["texts"]["table"])
+    assert r["fleeced_alert"].startswith("RULING: Cy blew out of turn")
 
 
 def test_a_short_fleeced_turn_with_fake_whistle_and_dice(scenarios):

@@ -35,14 +35,21 @@ class SettingsScreen(Screen):
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
 
+    _shown: Any = None
+
     def refresh(self) -> None:
         app = App.get_running_app()
+        details = {name: app.hub.details(name) for name in app.hub.statuses}
+        key = (tuple(sorted(app.hub.statuses.items())), repr(details), app.palette, app.speak)
+        if key == self._shown:
+            return  # unchanged: keep the widgets (and any finger on them)
+        self._shown = key
         cards = self.ids.sensors
         cards.clear_widgets()
         for name, status in sorted(app.hub.statuses.items()):
             spec = app.hub.specs.get(name)
             cards.add_widget(
-                SensorCard(name, spec.purpose if spec else "", status.online, status.reason, status.time, app.hub.details(name))
+                SensorCard(name, spec.purpose if spec else "", status.online, status.reason, status.time, details[name])
             )
         swatches = self.ids.swatches
         swatches.clear_widgets()
