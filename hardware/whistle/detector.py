@@ -73,6 +73,7 @@ class DetectorParams:
     max_jump: float = 0.1  # relative pitch change from the held pitch still the same blow
     max_drop_db: float = 15.0  # a frame this far below the blow's loudest is its end
     refractory_s: float = 0.3
+    max_blow_s: float = 4.0  # no blow is longer: a tone that lasts is learned as room noise
     noise_rise_s: float = 4.0
     noise_fall_s: float = 0.3
 
@@ -189,7 +190,7 @@ class WhistleDetector:
             self._noise = power.min(axis=0) + EPS
         feats = self.features(power)
         detections = self._decide(feats, first, self.time)
-        self._track_noise(power, feats["weak"])
+        self._track_noise(power)
         return detections
 
     def features(self, power: np.ndarray) -> dict[str, np.ndarray]:
@@ -294,6 +295,8 @@ class WhistleDetector:
             same = abs(hz[i] - held) <= p.max_jump * held and f["level"][i] >= max(blow.level) - p.max_drop_db
             if weak[i] and same:
                 blow.last_good, blow.last_end = j, end
+                if blow.emitted:
+                    continue  # reported: only its end matters now (and memory stays flat)
                 blow.hz.append(hz[i])
                 blow.h2.append(f["h2"][i])
                 blow.level.append(f["level"][i])
@@ -340,14 +343,16 @@ class WhistleDetector:
             det = replace(det, blower=who, blower_confidence=conf)
         return det
 
-    def _track_noise(self, power: np.ndarray, weak: np.ndarray) -> None:
-        # One update per block from the frames that held no whistle-like
-        # sound; during a blow the floor is frozen so the blow cannot raise it.
-        if self._blow is not None or not np.any(~weak):
-            return
+    def _track_noise(self, power: np.ndarray) -> None:
+        # One update per block.  During a blow the floor is frozen so the blow
+        # cannot raise it, but only for ``max_blow_s``: a tone that goes on
+        # longer (a fan, a fridge starting) is the room, and must be learned
+        # or it would hold the detector in one endless "blow".
         p = self.params
-        level = power[~weak].mean(axis=0)
-        dt = len(weak) * HOP / RATE
+        if self._blow is not None and self.time - self._blow.onset < p.max_blow_s:
+            return
+        level = power.mean(axis=0)
+        dt = len(power) * HOP / RATE
         rise = 1 - np.exp(-dt / p.noise_rise_s)
         fall = 1 - np.exp(-dt / p.noise_fall_s)
         rate = np.where(level > self._noise, rise, fall)
