@@ -66,13 +66,17 @@ class Fleeced(Game):
                 if c in taken:
                     raise SetupError(f"players[{i}].character", "a character no other player has", c)
                 taken.add(c)
-        players = []
-        for p in s["players"]:
-            c = p.get("character")
-            if c is None:  # a player called "Gromit" plays Gromit; others get the first free character
-                c = p["name"] if p["name"] in HOMES and p["name"] not in taken else next(h for h in HOMES if h not in taken)
-                taken.add(c)
-            players.append({**p, "character": c})
+        # A player called "Gromit" plays Gromit (unless someone chose Gromit); others get the first free one.
+        chosen = [p.get("character") for p in s["players"]]
+        for i, p in enumerate(s["players"]):
+            if chosen[i] is None and p["name"] in HOMES and p["name"] not in taken:
+                chosen[i] = p["name"]
+                taken.add(p["name"])
+        for i in range(len(chosen)):
+            if chosen[i] is None:
+                chosen[i] = next(h for h in HOMES if h not in taken)
+                taken.add(chosen[i])
+        players = [{**p, "character": c} for p, c in zip(s["players"], chosen, strict=True)]
         for i, p in enumerate(players):
             hand = p.get("hand")
             if hand is None:
@@ -113,7 +117,7 @@ class Fleeced(Game):
                 raise refuse("no whistle ruling is waiting", rules.WHISTLE)
             return whistles.fail_check(s, None)
         if whistles.must_decide_check(s, event):
-            s = whistles.fail_check(s, None if event.type == SETTLE else event)
+            s = whistles.fail_check(s, event)
             s = self._dispatch(s, event)
         else:
             s = self._dispatch(s, event)
