@@ -141,6 +141,8 @@ def on_answer(s: FleecedState, e: Event) -> FleecedState:
     s = evolve(s, questions=rest)
     if blower is None:
         return add_ruling(s, Ruling("noise", "It was noise, not a whistle: no ruling.", rules.WHISTLE))
+    if s.phase in QUIET_PHASES:  # asked during play, answered once all 40 were claimed: nothing left to rule
+        return evolve(s, alert="The game is over: that whistle breaks no rule now.")
     return whistle_by(s, s.names.index(blower), t)
 
 

@@ -224,3 +224,25 @@ def test_whistle_blower_must_be_playing() -> None:
     t = Table().start()
     with pytest.raises(IllegalAction, match="not playing"):
         t.whistle("Shaun")
+
+
+def test_who_blew_answered_after_the_last_sheep_is_claimed_rules_nothing() -> None:
+    from dataclasses import replace
+
+    from companion.events import Event
+    from companion.games.fleeced import GAME
+    from companion.games.fleeced.state import Phase
+
+    t = claimed(towing())
+    s = t.state
+    s = replace(s, sheep=replace(s.sheep, hideouts=0, bag=0, green=0, claimed=(30, 10)), phase=Phase.TALLY,
+                questions=(t.now,))
+    after = GAME.apply(s, Event("answer", {"blower": "Gromit"}))
+    assert after.sheep == s.sheep and after.questions == ()
+    assert "game is over" in GAME.prompt(after).alert
+
+
+def test_whistle_blower_and_player_must_agree() -> None:
+    t = Table().start()
+    with pytest.raises(IllegalAction, match="disagree"):
+        t.send("whistle", {"blower": "Gromit"}, player="Wallace")
