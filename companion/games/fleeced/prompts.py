@@ -88,6 +88,8 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
                 "I didn't blow: reverse the ruling"
             choices.append(Choice(f"{r.player}: {label}", CORRECTION, {"contest": s.contest.ruling}, player=r.player))
             expects.append(CORRECTION)
+    if s.phase is not Phase.OVER:
+        expects.append(WHISTLE)  # a whistle is always heard (and ruled on), whoever blows it
     return Prompt(player, text, base.rule, tuple(dict.fromkeys(expects)), dice, tuple(choices), s.alert)
 
 
