@@ -1,0 +1,276 @@
+"""Shear Panic: the Game object the registry hands out (setup, events, prompts, JSON)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from companion.errors import ConfigError, SetupError
+from companion.events import CORRECTION, ROLL, Event
+from companion.game import Choice, DiceRequest, Game, Outcome, Prompt
+
+from . import regroup, turn
+from .actions import Refusal
+from .data import default_flock, validate_flock
+from .flock import SHEEP_COLOURS
+from .state import Phase, State, Then
+from .tiles import default_tiles, validate_tiles
+from .track import default_track, validate_track
+
+DEFAULT_COLOURS = ("red", "yellow", "blue", "green")  # the rulebook's examples start Red, then Yellow
+FEW = 40  # offer every legal answer as a button when there are at most this many
+
+ACTION = "action"
+LAMB_PUSH = "lamb-push"
+EWE_TURN = "ewe-turn"
+REGROUP = "regroup"
+
+
+class ShearPanic(Game):
+    name = "shear-panic"
+    title = "Shear Panic"
+    rulebook = "shear-panic.md"
+    min_players = 3
+    max_players = 4
+
+    # -- setup ---------------------------------------------------------------
+    def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
+        players = setup.get("players") if isinstance(setup, Mapping) else None
+        if isinstance(players, list) and len(players) == 2:
+            raise SetupError(
+                "players",
+                "3 or 4 players: the rulebook has time tracks for 3 and 4 players only and no 2-player variant",
+                2,
+            )
+        s = super().validate_setup(setup)
+        n = len(s["players"])
+        taken = set()
+        for i, p in enumerate(s["players"]):
+            colour = p.get("colour")
+            if colour is None:
+                continue
+            if colour not in SHEEP_COLOURS:
+                raise SetupError(f"players[{i}].colour", "one of " + ", ".join(SHEEP_COLOURS), colour)
+            if colour in taken:
+                raise SetupError(f"players[{i}].colour", "a colour no other player has", colour)
+            taken.add(colour)
+        free = [c for c in DEFAULT_COLOURS if c not in taken]
+        s["players"] = [
+            p if "colour" in p and p["colour"] is not None else {**p, "colour": free.pop(0)} for p in s["players"]
+        ]
+        options = dict(s["options"])
+        unknown = set(options) - {"track", "tiles", "flock"}
+        if unknown:
+            key = sorted(unknown)[0]
+            raise SetupError(f"options.{key}", "only track, tiles and flock (board data) as options", options[key])
+        # The board data travels in the setup, so a record replays the same on any install.
+        options.setdefault("track", default_track(n))
+        options.setdefault("tiles", default_tiles())
+        options.setdefault("flock", default_flock())
+        for key, check in (
+            ("track", lambda d: validate_track(d, "options.track", n)),
+            ("tiles", lambda d: validate_tiles(d, "options.tiles")),
+            ("flock", lambda d: validate_flock(d, "options.flock")),
+        ):
+            try:
+                check(options[key])
+            except ConfigError as e:
+                raise SetupError(f"options.{key}.{e.key}", e.expected, e.actual) from None
+        s["options"] = options
+        return s
+
+    def initial_state(self, setup: Mapping[str, Any]) -> State:
+        o = setup["options"]
+        n = len(setup["players"])
+        tiles = validate_tiles(o["tiles"], "options.tiles")
+        return State(
+            setup=setup,
+            track=validate_track(o["track"], "options.track", n),
+            tiles=tiles,
+            colours=tuple(p["colour"] for p in setup["players"]),
+            flock=validate_flock(o["flock"], "options.flock"),
+            facing="north",
+            time_counter=0,
+            scores=(0,) * n,
+            tiles_left=tuple(tuple(t.id for t in tiles) for _ in range(n)),
+            active=0,
+            phase=Phase.TRUCK_ROLL,
+            then=Then.END_TRUCK,
+            last_turn=(0,) * n,
+        )
+
+    # -- play ----------------------------------------------------------------
+    def apply(self, state: State, event: Event) -> State:
+        try:
+            return self._apply(state, event)
+        except Refusal as r:
+            raise self.refuse(r.message, r.rule) from None
+
+    def _apply(self, state: State, event: Event) -> State:
+        if event.type == CORRECTION:
+            return turn.on_correction(state, event.payload)
+        if state.phase is Phase.OVER:
+            raise Refusal("the game is over", turn.END)
+        prompt = self.prompt(state)
+        who = turn.name_of(state, state.active)
+        if event.player is not None and event.player != who:
+            raise Refusal(f"it is {who}'s turn, not {event.player}'s", prompt.rule)
+        if event.type not in prompt.expects:
+            raise Refusal(
+                f"expected {' or '.join(prompt.expects)} now ({prompt.text}), got {event.type!r}", prompt.rule
+            )
+        p = event.payload
+        if event.type == ROLL:
+            faces = p.get("faces", ())
+            want = prompt.dice.die if prompt.dice else "?"
+            if p.get("die") != want or not isinstance(faces, tuple) or len(faces) != 1:
+                raise Refusal(
+                    f"expected one {want} die, got {p.get('die')!r} showing {list(faces) if isinstance(faces, tuple) else faces!r}",
+                    prompt.rule,
+                )
+            if state.phase is Phase.REGROUP:
+                return turn.on_regroup_roll(state, faces[0])
+            return turn.on_panic_roll(state, faces[0])
+        if event.type == ACTION:
+            return turn.on_action(state, p)
+        if event.type == LAMB_PUSH:
+            return turn.on_push(state, p)
+        if event.type == EWE_TURN:
+            return turn.on_turn(state, p)
+        return turn.on_regroup(state, p)
+
+    # -- what the table sees ---------------------------------------------------
+    def prompt(self, state: State) -> Prompt:
+        ph = state.phase
+        if ph is Phase.OVER:
+            return Prompt(None, "The game is over.", turn.END)
+        who = turn.name_of(state, state.active)
+        colour = state.colours[state.active]
+        events = self.legal_actions(state)
+        choices = tuple(Choice(_label(e), e.type, e.payload, who) for e in events) if len(events) <= FEW else ()
+        if ph is Phase.TRUCK_ROLL or ph is Phase.PANIC_ROLL:
+            why = "the sheep jump down from the truck" if ph is Phase.TRUCK_ROLL else "the counter is on a panic space"
+            text = f"{who}: roll the panic die ({why})." + (f" {state.notice}" if state.notice else "")
+            rule = turn.START if ph is Phase.TRUCK_ROLL else turn.PANIC
+            return Prompt(who, text, rule, (ROLL,), DiceRequest("panic", 1, turn.PANIC_FACES), ())
+        rule = turn.START if state.truck else turn.PANIC
+        if ph is Phase.PUSH:
+            return Prompt(who, f"{who}: Lamb Push a {state.push_colour} sheep.", rule, (LAMB_PUSH,), None, choices)
+        if ph is Phase.TURN:
+            return Prompt(
+                who, f"{who}: white! The whole flock does an Ewe Turn, left or right.", rule, (EWE_TURN,), None, choices
+            )
+        if ph is Phase.ACTION:
+            text = f"{who} ({colour}): choose an action from your command menu."
+            return Prompt(who, text, turn.MENU, (ACTION,), None, choices)
+        # Regrouping
+        if state.regroup_face is None:
+            slides = [e for e in events if e.type == REGROUP]
+            text = f"{who}: the flock is split. Roll the regrouping die"
+            text += " or slide a group that touches the flock by a corner." if slides else "."
+            faces = regroup.FACES
+            return Prompt(who, text, regroup.SECTION, (ROLL, REGROUP), DiceRequest("regroup", 1, faces), choices)
+        text = (
+            f"{who}: the regrouping die shows {state.regroup_face}: move a smallest group until it rejoins the flock."
+        )
+        return Prompt(who, text, regroup.SECTION, (REGROUP,), None, choices)
+
+    def legal_actions(self, state: State) -> list[Event]:
+        ph = state.phase
+        if ph is Phase.OVER:
+            return []
+        who = turn.name_of(state, state.active)
+        if ph is Phase.TRUCK_ROLL or ph is Phase.PANIC_ROLL:
+            return [Event(ROLL, {"die": "panic", "faces": [f]}, who) for f in turn.PANIC_FACES]
+        if ph is Phase.PUSH:
+            return [Event(LAMB_PUSH, p, who) for p in turn.push_payloads(state)]
+        if ph is Phase.TURN:
+            return [Event(EWE_TURN, {"direction": d}, who) for d in ("left", "right")]
+        if ph is Phase.ACTION:
+            return [Event(ACTION, p, who) for p in turn.legal_tile_payloads(state)]
+        out = [Event(REGROUP, r.payload(), who) for r in regroup.routes(state.flock.grid(), state.regroup_face)]
+        if state.regroup_face is None:
+            out += [Event(ROLL, {"die": "regroup", "faces": [f]}, who) for f in regroup.FACES]
+        return out
+
+    def turn_phase(self, state: State) -> tuple[int, str]:
+        return (state.turn, state.phase.value)
+
+    def scores(self, state: State) -> dict[str, int]:
+        return {turn.name_of(state, i): s for i, s in enumerate(state.scores)}
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        n = len(state.colours)
+        sheep = [len(state.flock.positions_of(c)) for c in state.colours]
+
+        def key(i: int) -> tuple[int, int, int]:
+            return (-state.scores[i], -sheep[i], state.last_turn[i])
+
+        order = sorted(range(n), key=key)
+        names = [turn.name_of(state, i) for i in order]
+        tie_break = None
+        for a, b in itertools.pairwise(order):
+            if state.scores[a] != state.scores[b]:
+                continue
+            na, nb = turn.name_of(state, a), turn.name_of(state, b)
+            if sheep[a] != sheep[b]:
+                tie_break = f"{na} and {nb} tied on {state.scores[a]} points; {na} has more sheep left in the flock"
+            else:
+                tie_break = (
+                    f"{na} and {nb} tied on {state.scores[a]} points and {sheep[a]} sheep; "
+                    f"{na} would have played earlier (their last turn came first)"
+                )
+            break
+        return Outcome(
+            tuple(names), tie_break, {"sheep_left": dict(zip(names, [sheep[i] for i in order], strict=True))}
+        )
+
+    def state_json(self, state: State) -> dict[str, Any]:
+        track = state.track
+        t = state.time_counter
+        names = [turn.name_of(state, i) for i in range(len(state.colours))]
+        neutral = [c for c in SHEEP_COLOURS if c not in state.colours]
+        return {
+            "stage": "over" if state.phase is Phase.OVER else ("truck" if state.truck else "fields"),
+            "phase": state.phase.value,
+            "active": None if state.phase is Phase.OVER else names[state.active],
+            "time_counter": t,
+            "field": track.field(t),
+            "flock": state.flock.to_json(),
+            "rows": state.flock.rows(),
+            "facing": state.facing,
+            "shorn": list(state.shorn),
+            "tiles_left": {n: list(tl) for n, tl in zip(names, state.tiles_left, strict=True)},
+            "tiles": {
+                tile.id: {"action": tile.action.value, "symbol": tile.symbol.value, "time": tile.time}
+                for tile in state.tiles
+            },
+            "scores": dict(zip(names, state.scores, strict=True)),
+            "markers": dict(zip(names, state.scores, strict=True)),  # score markers stand on the track at the score
+            "colours": dict(zip(names, state.colours, strict=True)),
+            "neutral": neutral[0] if len(neutral) == 1 else None,
+            "in_game": {n: turn.in_game(state, i) for i, n in enumerate(names)},
+            "roger": {"present": track.roger_present(t), "side": "front"},
+            "shearer": {"present": track.shearer_present(t), "side": "front"},
+            "panic_space": t in track.panic,
+            "push_colour": state.push_colour,
+            "regroup_die": state.regroup_face,
+            "scoring": [{"reason": s.reason, "points": dict(s.points), "shorn": list(s.shorn)} for s in state.scoring],
+            "notice": state.notice,
+            "track": track.to_json(),
+        }
+
+
+def _label(e: Event) -> str:
+    p = e.payload
+    if e.type == ROLL:
+        return f"{p['die']} die: {p['faces'][0]}"
+    parts = [str(p[k]) for k in ("tile", "direction", "side") if k in p]
+    if "sheep" in p:
+        parts.insert(1 if "tile" in p else 0, f"sheep at {list(p['sheep'])}")
+    if "slide" in p:
+        parts.append(f"slide {p['slide']}")
+    return f"{e.type}: " + ", ".join(parts)
