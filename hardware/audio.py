@@ -52,7 +52,7 @@ class Resampler:
     """Streaming sample-rate conversion: low-pass FIR, then linear interpolation.
 
     Works for any ratio (the robot clips say 48128 Hz).  When going down, a
-    windowed-sinc filter (63 taps, cut at 0.45 of the output rate) stops
+    windowed-sinc filter (47 taps, cut at 0.45 of the output rate) stops
     sound above the new Nyquist (keys jingling at 10 kHz) from folding into
     the whistle band; the signal is then oversampled enough that linear
     interpolation between filtered samples is accurate.  State (filter
@@ -60,7 +60,7 @@ class Resampler:
     boundaries leave no seams.
     """
 
-    def __init__(self, src_rate: float, dst_rate: float = RATE, taps: int = 63) -> None:
+    def __init__(self, src_rate: float, dst_rate: float = RATE, taps: int = 47) -> None:
         if src_rate <= 0 or dst_rate <= 0:
             raise ValueError(f"sample rates must be positive, got {src_rate} and {dst_rate}")
         self.src_rate = float(src_rate)

@@ -47,6 +47,7 @@ PEAK_HALF_WIDTH = 2  # bins either side counted in the peak's energy (+-62 Hz: t
 NEAR_BINS = 8  # +-250 Hz around the peak belong to it (trill sidebands), not to "elsewhere"
 EPS = 1e-20
 WIDE_HZ = (250.0, 7500.0)  # where dominance looks for competing lines
+SUB_LINE_OVER_MEDIAN = 30.0  # 15 dB: what makes a sub-harmonic bin a line rather than noise
 _COMB_D = np.arange(3, 14)  # voice pitch spacings looked for, in bins (94-406 Hz)
 _COMB_LINES = np.concatenate([(s * _COMB_D[:, None] + np.arange(-1, 2)[None, :]).ravel() for s in (-1, 1)])
 _COMB_VALLEYS = np.concatenate([s * ((_COMB_D + 1) // 2) for s in (-1, 1)])
@@ -63,7 +64,7 @@ class DetectorParams:
     off_dominance_db: float = 5.0
     on_snr_db: float = 12.0
     off_snr_db: float = 6.0
-    sub_harmonic_db: float = 10.0  # a line at f/2 or f/3 within this of the peak makes f a harmonic
+    sub_harmonic_db: float = 20.0  # a tonal line at f/2 or f/3 within this of the peak makes f a harmonic
     voice_db: float = -20.0  # a comb of lines this close to the peak makes a frame voice-like
     max_voiced_fraction: float = 0.4  # more voice-like frames than this and the "blow" was a voice
     min_duration_s: float = 0.064
@@ -188,16 +189,18 @@ class WhistleDetector:
         if self._noise is None:
             # First sound heard: the quietest of these frames is the room until we learn better.
             self._noise = power.min(axis=0) + EPS
-        feats = self.features(power)
-        detections = self._decide(feats, first, self.time)
+        feats = self.features(power, full=self._blow is not None)
+        detections = self._decide(feats, first, self.time) if feats["weak"].any() or self._blow else []
         self._track_noise(power)
         return detections
 
-    def features(self, power: np.ndarray) -> dict[str, np.ndarray]:
+    def features(self, power: np.ndarray, full: bool = True) -> dict[str, np.ndarray]:
         """Per-frame measurements (vectorised over the frames of a block).
 
         Written for few numpy calls rather than elegance: at 4 frames per
-        block the cost is per call, not per element.
+        block the cost is per call, not per element.  With ``full=False`` a
+        block where no frame is even loosely tonal stops after the cheap
+        measures (most blocks of a game: talk, dice, quiet).
         """
         rows = np.arange(len(power))[:, None]
         band = power[:, self._klo : self._khi + 1]
@@ -207,11 +210,20 @@ class WhistleDetector:
         g = power[rows, np.concatenate([k[:, None] + _PEAK, k2[:, None] + _NEAR, k3[:, None] + _NEAR], axis=1)]
         kpow = g[:, PEAK_HALF_WIDTH]
         peak = g[:, : len(_PEAK)].sum(axis=1)
-        # Harmonic check: a strong line at k/2 or k/3 means k is a harmonic of it.
-        limit = kpow * self._sub_ratio
-        fund = np.where(g[:, len(_PEAK) :].reshape(-1, 2, 3).max(axis=2)[:, 0] >= limit, k2, k)
-        fund = np.where(g[:, len(_PEAK) + 3 :].max(axis=1) >= limit, k3, fund)
         median = np.partition(band, band.shape[1] // 2, axis=1)[:, band.shape[1] // 2]
+        floor = self._noise[k[:, None] + _PEAK].sum(axis=1)
+        if not full:
+            tonality = 10 * np.log10(peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS) + EPS)
+            snr = 10 * np.log10(peak / (floor + EPS) + EPS)
+            if not np.any((tonality >= self._off[0]) & (snr >= self._off[2])):
+                nothing = np.zeros(len(power), bool)
+                return {"tonality": tonality, "snr": snr, "strong": nothing, "weak": nothing}
+        # Harmonic check: a line at k/2 or k/3 that is itself tonal (well above
+        # the band's median) and not too far below the peak makes k a harmonic
+        # of it: toy whistles often sound their 2nd harmonic loudest.
+        sub = g[:, len(_PEAK) :].reshape(-1, 2, 3).max(axis=2)
+        is_line = (sub >= (kpow * self._sub_ratio)[:, None]) & (sub >= (SUB_LINE_OVER_MEDIAN * median)[:, None])
+        fund = np.where(is_line[:, 1], k3, np.where(is_line[:, 0], k2, k))
         # Dominance: the peak bin against the band away from the peak and
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
@@ -220,7 +232,6 @@ class WhistleDetector:
         rem = self._wide_bins % f
         keep = ((rem > 3) & (f - rem > 3) | (self._wide_bins < f - 3)) & (np.abs(self._wide_bins - k[:, None]) > NEAR_BINS)
         other = np.max(power[:, self._wide] * keep, axis=1) + EPS
-        floor = self._noise[k[:, None] + _PEAK].sum(axis=1)
         with np.errstate(divide="ignore"):
             db = 10 * np.log10(np.stack([peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS), kpow / other, peak / (floor + EPS),
                                          peak], axis=1) + EPS)

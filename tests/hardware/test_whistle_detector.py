@@ -28,6 +28,7 @@ WHISTLES = {
     "pea trill": (ta.trill(2800, 0.5, rate_hz=25, depth_hz=150), 2800),
     "toy with harmonics": (ta.harmonic_toy(1200, 0.5), 1200),
     "toy, 2nd harmonic strongest": (ta.harmonic_toy(900, 0.5, harmonics=(0.5, 1.0, 0.6, 0.3)), 900),
+    "toy, weak fundamental": (ta.harmonic_toy(1500, 0.5, harmonics=(0.2, 1.0, 0.6, 0.3)), 1500),
     "slide (chirp)": (ta.chirp(2000, 2300, 0.5), 2000),  # the pitch heard so far when it is reported
 }
 
