@@ -1,0 +1,132 @@
+"""Frame sources and the dice sensor's camera loss and return."""
+
+from __future__ import annotations
+
+import queue
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import ConfigError, SensorError
+from companion.events import Event
+from companion.game import DiceRequest
+from hardware.camera import EndOfStream, StillImage, VideoFile, open_camera
+from hardware.dice.sensor import DiceSensor
+from hardware.sensor import SensorStatus
+from hardware.testing.camera import FakeCamera, FakeCameraDevice, tumbling_frames
+
+
+def write_video(path: Path, frames: list[np.ndarray], fps: float = 15.0) -> Path:
+    h, w = frames[0].shape[:2]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (w, h))
+    assert writer.isOpened()
+    for f in frames:
+        writer.write(f)
+    writer.release()
+    return path
+
+
+def test_still_image_source_repeats_its_photo(shared_data: Path) -> None:
+    src = StillImage(shared_data / "dice" / "webcam-train" / "dice_1.jpg")
+    a, b = src.read(), src.read()
+    assert a.shape == (480, 640, 3) and np.array_equal(a, b)
+    once = StillImage([shared_data / "dice" / "webcam-train" / "dice_1.jpg"], loop=False)
+    once.read()
+    with pytest.raises(EndOfStream):
+        once.read()
+
+
+def test_video_file_source_plays_and_ends(tmp_path: Path) -> None:
+    frames = [np.full((120, 160, 3), v, np.uint8) for v in (40, 120, 200)]
+    video = VideoFile(write_video(tmp_path / "three.avi", frames))
+    got = [video.read().mean() for _ in range(3)]
+    assert got[0] < got[1] < got[2]
+    with pytest.raises(EndOfStream):
+        video.read()
+    video.close()
+
+
+def test_missing_files_are_sensor_errors(tmp_path: Path) -> None:
+    with pytest.raises(SensorError, match="cannot read image"):
+        StillImage(tmp_path / "nope.png")
+    with pytest.raises(SensorError, match="cannot open video"):
+        VideoFile(tmp_path / "nope.avi")
+
+
+def test_backend_from_environment_and_profile(shared_data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = str(shared_data / "dice" / "webcam-train" / "dice_1.jpg")
+    monkeypatch.setenv("BELLWETHER_CAMERA_BACKEND", "image")
+    name, src = open_camera({"path": photo})
+    assert name == "image" and isinstance(src, StillImage)
+    monkeypatch.delenv("BELLWETHER_CAMERA_BACKEND")
+    name, src = open_camera({"backend": "fake"})
+    assert name == "fake" and src.read().shape == (480, 640, 3)
+    with pytest.raises(ConfigError, match=r"camera\.backend"):
+        open_camera({"backend": "polaroid"}, config_file="camera.toml")
+
+
+def _drain(q: queue.Queue, until, timeout: float = 10.0) -> list:
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            item = q.get(timeout=0.05)
+        except queue.Empty:
+            continue
+        seen.append(item)
+        if until(item, seen):
+            return seen
+    raise AssertionError(f"timed out; saw {seen}")
+
+
+def test_camera_loss_goes_offline_retries_and_comes_back(shared_data: Path) -> None:
+    photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / "four_20.jpg"))
+    device = FakeCameraDevice([photo])
+    sensor = DiceSensor(device.open, fps=100, retry=(0.01, 0.05))
+    sensor.request(DiceRequest("d6", 2))
+    sensor.start()
+    try:
+        seen = _drain(sensor.out, lambda item, _: isinstance(item, Event))
+        assert isinstance(seen[0], SensorStatus) and seen[0].online
+        device.unplug()
+        seen = _drain(sensor.out, lambda item, s: isinstance(item, SensorStatus) and not item.online)
+        assert "unplugged" in seen[-1].reason
+        time.sleep(0.2)  # several failed reopens, with back-off
+        assert not sensor.online and device.opens == 1
+        device.plug()
+        seen = _drain(sensor.out, lambda item, _: isinstance(item, SensorStatus) and item.online)
+        assert sensor.online and device.opens >= 2
+        assert sensor.frames > 0 and sensor._thread is not None and sensor._thread.is_alive()
+    finally:
+        sensor.stop()
+    assert not sensor.online and sensor.status.reason == "stopped"
+
+
+def test_sensor_emits_one_roll_while_the_game_waits(shared_data: Path) -> None:
+    photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / "four_20.jpg"))
+    from hardware.dice.pips import read_pips
+
+    frames = tumbling_frames(photo, [r.box for r in read_pips(photo)], np.random.default_rng(4)) + [photo] * 30
+    sensor = DiceSensor(lambda: FakeCamera(frames))
+    sensor.request(DiceRequest("d6", 2))
+    src = FakeCamera(frames)
+    events = [e for e in (sensor.process(src.read()) for _ in range(len(frames))) if e is not None]
+    assert len(events) == 1
+    (roll,) = events
+    assert roll.type == "roll" and roll.source.value == "camera"
+    assert roll.payload["die"] == "d6" and sorted(roll.payload["faces"]) == [4, 4]
+    assert 0.5 < roll.confidence <= 1.0
+
+
+def test_no_roll_when_not_waiting_and_fewer_dice_lower_confidence(shared_data: Path) -> None:
+    photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / "four_20.jpg"))
+    idle = DiceSensor(lambda: FakeCamera([photo]))
+    assert all(idle.process(photo) is None for _ in range(20))
+    assert sorted(r.face for r in idle.last_readings) == [4, 4]  # it saw them, and said nothing
+    three = DiceSensor(lambda: FakeCamera([photo]))
+    three.request(DiceRequest("d6", 3))
+    (event,) = [e for e in (three.process(photo) for _ in range(20)) if e is not None]
+    assert event.confidence < 0.5
