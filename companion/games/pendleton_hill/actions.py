@@ -40,7 +40,7 @@ def _card_rule(now: TurnSoFar) -> str:
 
 def pasture(g: Game, s: HillState, payload: Mapping[str, Any], key: str) -> int:
     pid = payload.get(key)
-    if pid not in s.board.index:
+    if not isinstance(pid, str) or pid not in s.board.index:
         raise g.refuse(f"{key!r} must name a pasture ({', '.join(s.board.ids)}), got {pid!r}", "The Board")
     return s.board.index[pid]
 

@@ -51,6 +51,14 @@ def _counts(g: Game, s: HillState, value: Any, key: str) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+def _table(g: Game, payload: Mapping[str, Any], key: str, what: str) -> Mapping[str, Any]:
+    """An optional {player: value} table of the payload; anything else is refused."""
+    value = payload.get(key, {})
+    if not isinstance(value, Mapping):
+        raise g.refuse(f"correction {key}: expected {{player: {what}}}, got {value!r}", RULE)
+    return value
+
+
 def _cards(g: Game, value: Any, key: str) -> tuple[int, int, int]:
     kinds = [k.value for k in KINDS]
     if not isinstance(value, Mapping) or set(value) - set(kinds) or not all(_count(v) for v in value.values()):
@@ -68,7 +76,7 @@ def correct(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
         raise g.refuse(f"correction: unknown key {unknown[0]!r}; known: {', '.join(sorted(KEYS))}", RULE)
     board = s.board
     scores = list(s.scores)
-    for name, pts in dict(payload.get("scores", {})).items():
+    for name, pts in _table(g, payload, "scores", "points").items():
         if isinstance(pts, bool) or not isinstance(pts, int):
             raise g.refuse(f"correction scores.{name}: expected a whole number, got {pts!r}", RULE)
         scores[_seat(g, s, name, "scores")] = pts
@@ -100,7 +108,7 @@ def correct(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
             shepherds[p] = frozenset(seats)
     wolf = s.wolf
     if "wolf" in payload:
-        if payload["wolf"] not in board.index:
+        if not isinstance(payload["wolf"], str) or payload["wolf"] not in board.index:
             raise g.refuse(f"correction wolf: expected a pasture ({', '.join(board.ids)}), got {payload['wolf']!r}", "The Board")
         wolf = board.index[payload["wolf"]]
     pens = list(s.pens)
@@ -121,9 +129,9 @@ def correct(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
         raise g.refuse("the game is over: only the hill, the pens and the scores can be corrected", "Winning the Game")
     if "deck" in payload:
         deck = _cards(g, payload["deck"], "deck")
-    for name, hand in dict(payload.get("hands", {})).items():
+    for name, hand in _table(g, payload, "hands", "{'1': n, '1+1': n, '2': n}").items():
         hands[_seat(g, s, name, "hands")] = _cards(g, hand, f"hands.{name}")
-    for name, held in dict(payload.get("sheepdogs", {})).items():
+    for name, held in _table(g, payload, "sheepdogs", "true or false").items():
         if not isinstance(held, bool):
             raise g.refuse(f"correction sheepdogs.{name}: expected true (still held) or false (used), got {held!r}", RULE)
         sheepdogs[_seat(g, s, name, "sheepdogs")] = held

@@ -60,9 +60,11 @@ def fuzz_correction(rng: random.Random, s: HillState) -> Event:
         "hands": {rng.choice(names): {rng.choice(["1", "1+1", "2"]): rng.randint(0, 4)}},
         "sheepdogs": {rng.choice(names): rng.choice([True, False])},
         "scores": {rng.choice(names): rng.randint(0, 40)},
-        "wolf": rng.choice(PASTURES),
+        "wolf": rng.choice([*PASTURES, ["1a"], {}]),
         "active": rng.choice(names),
     }[key]
+    if rng.random() < 0.1:
+        value = rng.choice([[], 2.5, None, True, "Ann"])  # malformed: refused, never a crash
     return Event("correction", {key: value})
 
 
@@ -96,6 +98,9 @@ def fuzz_event(rng: random.Random, s: HillState) -> Event:
                 p["from"] = rng.choice(PASTURES)
         if rng.random() < 0.3:
             p["frighten"] = rng.choice(names)
+    if p and rng.random() < 0.1:
+        # A malformed value (a list, a table, a number where a name belongs): refused, never a crash.
+        p[rng.choice(sorted(p))] = rng.choice([[], {}, {"x": 1}, 2.5, None, True])
     who = rng.choice([None, None, *s.names])
     return Event(t, p, player=who)
 
