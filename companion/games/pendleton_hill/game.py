@@ -133,9 +133,10 @@ class PendletonHill(Game):
         if s.phase is Phase.OVER:
             out = self.outcome(s)
             assert out is not None
-            return Prompt(None, f"The game is over: {out.ranking[0]} wins.", "Winning the Game", alert=out.tie_break)
+            return Prompt(None, f"The game is over: {_winners(out)}.", "Winning the Game", alert=out.tie_break)
         who = s.names[s.active]
-        choices = tuple(Choice(_label(s, t, p), t, p, who) for t, p, who in legal_moves(s))
+        moves = legal_moves(s)
+        choices = tuple(Choice(_label(s, t, p), t, p, who) for t, p, who in moves)
         expects = _EXPECTS[s.phase] + (CORRECTION,)
         alert = s.note if s.news else None
         if s.phase is Phase.DEAL:
@@ -145,9 +146,16 @@ class PendletonHill(Game):
             n = s.placed // len(s.names) + 1
             text = f"{who}: place one of your shepherds on a pasture without one of your shepherds ({n} of {SETUP_SHEPHERDS})."
         elif s.phase is Phase.CARD:
-            text = f"{who}: play a card from your hand (or your Sheepdog card as a 1, 1+1 or 2)."
+            if not sum(s.hands[s.active]):
+                text = f"{who}: play your Sheepdog card, the only card you hold, as a 1, 1+1 or 2."
+            elif s.sheepdogs[s.active]:
+                text = f"{who}: play a card from your hand (or your Sheepdog card as a 1, 1+1 or 2)."
+            else:
+                text = f"{who}: play a card from your hand."
         elif s.phase is Phase.DRAW:
             text = f"{who}: draw a replacement card from the deck and say which card it is."
+        elif [t for t, _, _ in moves] == ["done"]:
+            text = f"{who}: nothing more that your card allows is possible now; say done."
         else:
             text = f"{who}: {_card_text(s)}"
         return Prompt(who, text, _rule_now(s), expects=expects, choices=choices, alert=alert)
@@ -184,7 +192,7 @@ class PendletonHill(Game):
             group = [n for n in ranking if fig[n]["points"] == pts]
             if len(group) < 2:
                 continue
-            parts = [f"{' and '.join(group)} tied on {pts} points"]
+            parts = [f"{_and(group)} tied on {pts} points"]
             for level, tb in enumerate(TIE_BREAKS, start=1):
                 parts.append(f"{tb}: " + ", ".join(f"{n} {fig[n][tb]}" for n in group))
                 if len({key(n)[: level + 1] for n in group}) == len(group):
@@ -260,7 +268,23 @@ _RULES: dict[Phase, str] = {
 }
 
 
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _winners(out: Outcome) -> str:
+    """Who won; players still tied after all three tie-breaks share the win (the rulebook is silent)."""
+    fig = out.detail
+    order = ("points", *TIE_BREAKS)
+    best = [n for n in out.ranking if all(fig[n][k] == fig[out.ranking[0]][k] for k in order)]
+    if len(best) == 1:
+        return f"{best[0]} wins"
+    return f"{_and(best)} share the win, still tied after all three tie-breaks"
+
+
 def _rule_now(s: HillState) -> str:
+    if s.phase is Phase.ACTION and s.now.wolf_steps:
+        return "The Wolf"
     if s.phase is Phase.ACTION:
         return {Card.ONE: 'The "1" Card', Card.ONE_PLUS_ONE: 'The "1+1" Card', Card.TWO: 'The "2" Card'}[s.now.as_]  # type: ignore[index]
     return _RULES[s.phase]
