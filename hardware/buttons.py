@@ -94,8 +94,7 @@ def pin_factory(configured: str | None = None) -> tuple[str, Any]:
         "buttons",
         {"gpiozero": _gpio_factory, "mock": _mock_factory},
         env=ENV,
-        configured=configured,
-        order=("gpiozero",),  # never fall back to fake pins silently
+        configured=configured or "gpiozero",  # an explicit choice: never fall back to fake pins silently
         config_file="buttons profile",
     )
 

@@ -1,0 +1,91 @@
+"""Camera calibration: sampled from photo files, written, read back, used."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import camera as wizard
+from companion.errors import ConfigError
+from hardware.dice.reader import DiceReader
+from hardware.testing.dice_render import DICE, empty_tray, render
+
+
+def _args(**kw) -> argparse.Namespace:
+    base = dict(backend=None, device=None, size=None, tray=None, die=None, kind=None, faces=None, face=[],
+                empty=None, die_px=None, preview=None, profile=None, config_dir=None)
+    return argparse.Namespace(**{**base, **kw})
+
+
+def _photos(tmp: Path, die: str, light: str, seed: int = 21) -> tuple[str, list[str]]:
+    rng = np.random.default_rng(seed)
+    empty = tmp / "empty.png"
+    cv2.imwrite(str(empty), empty_tray(rng, light))
+    faces = []
+    for face in DICE[die]:
+        frame, _ = render(rng, [(die, face)], light, tilt=False)
+        path = tmp / f"{die}-{len(faces)}.png"
+        cv2.imwrite(str(path), frame)
+        faces.append(f"{face}={path}")
+    return str(empty), faces
+
+
+def test_round_trip_from_photo_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    empty, faces = _photos(tmp_path, "panic", "warm")
+    preview = tmp_path / "preview.png"
+    assert wizard.main(_args(backend="opencv", device="0", tray=[10, 10, 620, 460], die="panic", face=faces,
+                             empty=empty, die_px=64.0, preview=str(preview))) == 0
+    out = capsys.readouterr().out
+    assert "[6/6] panic face 'yellow'" in out and "wrote" in out
+    assert preview.is_file()
+    profile = wizard.load_profile()
+    assert profile.camera["backend"] == "opencv" and profile.camera["device"] == 0
+    assert profile.tray == (10, 10, 620, 460)
+    panic = profile.dice["panic"]
+    assert [f.name for f in panic.faces] == list(DICE["panic"])
+    assert panic.kind == "colour" and panic.die_px == 64.0 and panic.tray_lab is not None
+    assert all(f.symbol is not None and f.symbol.shape == (24, 24) for f in panic.faces)
+    # A second die is added to the same profile; the first stays.
+    empty2, faces2 = _photos(tmp_path, "regroup", "warm", seed=22)
+    wizard.main(_args(die="regroup", face=faces2, empty=empty2, die_px=64.0))
+    profile = wizard.load_profile()
+    assert set(profile.dice) == {"panic", "regroup"} and profile.dice["regroup"].kind == "symbol"
+    # And the reader built from the profile reads a new photo.
+    frame, _ = render(np.random.default_rng(99), [("panic", "green"), ("regroup", "X")], "warm")
+    reader = DiceReader.from_profile(profile)
+    assert [r.face for r in reader.read(frame, "panic")].count("green") == 1
+
+
+def test_no_profile_gives_defaults(tmp_path: Path) -> None:
+    profile = wizard.load_profile(tmp_path / "none.toml")
+    assert profile.tray is None and profile.dice == {} and "defaults" in profile.source
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('version = 1\n[camera]\nbackend = "polaroid"\n', "camera.backend"),
+        ("version = 1\n[tray]\nregion = [0, 0, 5]\n", "tray.region"),
+        ("version = 1\n[pips]\nkernal = 3\n", "pips.kernal"),
+        ("version = 1\n[dice.panic.faces.red]\nlab = [50, 60]\n", "dice.panic.faces.red.lab"),
+        ("version = 2\n", "version"),
+    ],
+)
+def test_bad_values_name_file_and_key(tmp_path: Path, text: str, key: str) -> None:
+    path = tmp_path / "camera.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        wizard.load_profile(path)
+    assert str(path) in str(err.value) and f": {key}: expected" in str(err.value)
+
+
+def test_two_dice_in_a_calibration_photo_is_refused(tmp_path: Path) -> None:
+    frame, _ = render(np.random.default_rng(5), [("panic", "red"), ("panic", "blue")], "cool", tilt=False)
+    photo = tmp_path / "two.png"
+    cv2.imwrite(str(photo), frame)
+    with pytest.raises(wizard.CalibrationError, match="expected one die in view, found 2"):
+        wizard.main(_args(die="panic", face=[f"red={photo}"], die_px=64.0))
