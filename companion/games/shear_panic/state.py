@@ -79,7 +79,7 @@ class State:
     rolled_since: bool = False  # a die was rolled since the last menu action
     shorn: tuple[str, ...] = ()
     last_turn: tuple[int, ...] = ()  # per player: the turn number they last played
-    scoring: tuple[Scoring, ...] = ()  # this turn's scoring phases
+    scoring: tuple[Scoring, ...] = ()  # the scoring phases since the last menu action
     notice: str | None = None  # e.g. "no red sheep left: roll again"
 
     def tile(self, tile_id: str) -> Tile | None:

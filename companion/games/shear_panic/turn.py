@@ -132,6 +132,7 @@ def on_action(state: State, payload: Mapping[str, Any]) -> State:
         rolled_since=False,
         pending_time=tile.time,
         then=Then.ADVANCE,
+        scoring=(),
         notice=None,
     )
     return settle(new)
@@ -284,20 +285,16 @@ def end_turn(state: State) -> State:
     n = len(state.colours)
     state = replace(state, last_turn=tuple(last), push_colour=None, regroup_face=None)
     if state.truck and state.active < n - 1:
-        return replace(
-            state, active=state.active + 1, turn=state.turn + 1, phase=Phase.TRUCK_ROLL, scoring=(), notice=None
-        )
+        return replace(state, active=state.active + 1, turn=state.turn + 1, phase=Phase.TRUCK_ROLL, notice=None)
     start = 0 if state.truck else state.active + 1
     for k in range(n):
         i = (start + k) % n
         if in_game(state, i) and state.tiles_left[i]:
-            nxt = replace(
-                state, active=i, truck=False, turn=state.turn + 1, phase=Phase.ACTION, scoring=(), notice=None
-            )
+            nxt = replace(state, active=i, truck=False, turn=state.turn + 1, phase=Phase.ACTION, notice=None)
             if has_action(nxt):
                 return nxt
     # "Once all actions are finished, the final shearing takes place."
-    state = replace(state, truck=False, scoring=(), notice=None)
+    state = replace(state, truck=False, notice=None)
     return finish(_shear_and_score(state, "final"))
 
 
