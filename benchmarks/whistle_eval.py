@@ -116,8 +116,10 @@ def near_whistles(stream: ta.NegativeStream, minutes: float, rng: np.random.Gene
             i = round(at * RATE)
             around = float(np.sqrt(np.mean(seg[max(0, i - RATE // 4) : i + len(sound)] ** 2)) + 1e-6)
             sound = sound * (around * 10 ** (rng.uniform(10, 30) / 20) / (np.sqrt(np.mean(sound**2)) + 1e-9))
-            ta.place(seg, np.clip(sound, -1, 1), at)
+            ta.place(seg, sound, at)
             windows.append((t0 + at, t0 + at + len(sound) / RATE))
+        # Keep the recording unclipped, as a microphone gain set by `whistle listen` would.
+        seg *= min(1.0, 0.95 / float(np.max(np.abs(seg))))
         for i in range(0, len(seg), BLOCK):
             detections.extend(det.process(seg[i : i + BLOCK]))
         t0 += len(seg) / RATE

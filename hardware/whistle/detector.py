@@ -10,7 +10,7 @@ computed for the block's frames at once with numpy:
 - **dominance**: the peak bin against the strongest bin in the band away from
   it and its harmonics; speech and music have many lines of similar
   strength, a whistle has one (plus, for toys, its own harmonics);
-- **harmonic check**: a strong line at 1/2 or 1/3 of the peak makes the peak a
+- **harmonic check**: a tonal line at 1/2, 1/3 or 1/4 of the peak makes the peak a
   harmonic; the fundamental is then taken instead, and a fundamental below
   the band (a voice at 150 Hz) fails the frame;
 - **SNR**: the peak against an adaptive per-bin noise floor (falls fast, rises
@@ -47,6 +47,7 @@ PEAK_HALF_WIDTH = 2  # bins either side counted in the peak's energy (+-62 Hz: t
 NEAR_BINS = 8  # +-250 Hz around the peak belong to it (trill sidebands), not to "elsewhere"
 EPS = 1e-20
 WIDE_HZ = (250.0, 7500.0)  # where dominance looks for competing lines
+_DIVISORS = np.array([2, 3, 4])
 SUB_LINE_OVER_MEDIAN = 30.0  # 15 dB: what makes a sub-harmonic bin a line rather than noise
 _COMB_D = np.arange(3, 14)  # voice pitch spacings looked for, in bins (94-406 Hz)
 _COMB_LINES = np.concatenate([(s * _COMB_D[:, None] + np.arange(-1, 2)[None, :]).ravel() for s in (-1, 1)])
@@ -64,7 +65,7 @@ class DetectorParams:
     off_dominance_db: float = 5.0
     on_snr_db: float = 12.0
     off_snr_db: float = 6.0
-    sub_harmonic_db: float = 20.0  # a tonal line at f/2 or f/3 within this of the peak makes f a harmonic
+    sub_harmonic_db: float = 20.0  # a tonal line at f/2, f/3 or f/4 within this of the peak makes f a harmonic
     voice_db: float = -20.0  # a comb of lines this close to the peak makes a frame voice-like
     max_voiced_fraction: float = 0.4  # more voice-like frames than this and the "blow" was a voice
     min_duration_s: float = 0.064
@@ -205,9 +206,9 @@ class WhistleDetector:
         rows = np.arange(len(power))[:, None]
         band = power[:, self._klo : self._khi + 1]
         k = band.argmax(axis=1) + self._klo
-        # One gather: the peak +-2 bins, and +-1 bin around k/2 and k/3.
-        k2, k3 = np.rint(k / 2).astype(int), np.rint(k / 3).astype(int)
-        g = power[rows, np.concatenate([k[:, None] + _PEAK, k2[:, None] + _NEAR, k3[:, None] + _NEAR], axis=1)]
+        # One gather: the peak +-2 bins, and +-1 bin around k/2, k/3 and k/4.
+        subs = np.rint(k[:, None] / _DIVISORS[None, :]).astype(int)  # k/2, k/3, k/4
+        g = power[rows, np.concatenate([k[:, None] + _PEAK, (subs[:, :, None] + _NEAR).reshape(len(k), -1)], axis=1)]
         kpow = g[:, PEAK_HALF_WIDTH]
         peak = g[:, : len(_PEAK)].sum(axis=1)
         median = np.partition(band, band.shape[1] // 2, axis=1)[:, band.shape[1] // 2]
@@ -221,9 +222,11 @@ class WhistleDetector:
         # Harmonic check: a line at k/2 or k/3 that is itself tonal (well above
         # the band's median) and not too far below the peak makes k a harmonic
         # of it: toy whistles often sound their 2nd harmonic loudest.
-        sub = g[:, len(_PEAK) :].reshape(-1, 2, 3).max(axis=2)
+        sub = g[:, len(_PEAK) :].reshape(len(k), len(_DIVISORS), 3).max(axis=2)
         is_line = (sub >= (kpow * self._sub_ratio)[:, None]) & (sub >= (SUB_LINE_OVER_MEDIAN * median)[:, None])
-        fund = np.where(is_line[:, 1], k3, np.where(is_line[:, 0], k2, k))
+        # The lowest such line is the fundamental (the largest divisor that fits).
+        last = len(_DIVISORS) - 1 - np.argmax(is_line[:, ::-1], axis=1)
+        fund = np.where(is_line.any(axis=1), subs[np.arange(len(k)), last], k)
         # Dominance: the peak bin against the band away from the peak and
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
@@ -362,12 +365,15 @@ class WhistleDetector:
         p = self.params
         if self._blow is not None and self.time - self._blow.onset < p.max_blow_s:
             return
-        level = power.mean(axis=0)
+        # In dB: a loud sound lifts the floor by a few dB per second, not by
+        # a fixed share of its power (which for a sound 50 dB up is a jump).
+        level = np.log(power.mean(axis=0) + EPS)
         dt = len(power) * HOP / RATE
         rise = 1 - np.exp(-dt / p.noise_rise_s)
         fall = 1 - np.exp(-dt / p.noise_fall_s)
-        rate = np.where(level > self._noise, rise, fall)
-        self._noise += rate * (level - self._noise)
+        log_noise = np.log(self._noise)
+        rate = np.where(level > log_noise, rise, fall)
+        self._noise = np.exp(log_noise + rate * (level - log_noise))
 
 
 def detect(samples: np.ndarray, detector: WhistleDetector | None = None, block: int = 1024) -> list[Detection]:
