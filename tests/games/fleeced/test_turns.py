@@ -343,3 +343,17 @@ def test_tie_break_sentence() -> None:
     order, tie = ranking(s)
     assert order == ("Gromit", "Wallace", "Preston")
     assert tie == "Gromit and Wallace tie on 40 points; more sheep claimed breaks it (Gromit 12, Wallace 10)."
+
+
+def test_passing_through_home_claims_and_the_move_goes_on() -> None:
+    t = Table().start()
+    t.open_hideout("pub", 6)
+    t.rustle("green", 3, 4)
+    t.end_turn()
+    t.roll(1)
+    t.land()
+    t.end_turn()
+    t.whistle("Wallace")
+    t.roll(5, 6)
+    t.land("cheese", via_home=True)
+    assert t.sheep["claimed"]["Wallace"] == 6 and t.phase == "draw"

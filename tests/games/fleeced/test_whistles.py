@@ -246,3 +246,13 @@ def test_whistle_blower_and_player_must_agree() -> None:
     t = Table().start()
     with pytest.raises(IllegalAction, match="disagree"):
         t.send("whistle", {"blower": "Gromit"}, player="Wallace")
+
+
+def test_contesting_a_failed_rustle_makes_it_happen() -> None:
+    t = Table().start()
+    t.open_hideout("pub", 6)
+    t.rustle("green", 3, 4, whistle=False)
+    assert t.sheep["in_tow"]["Wallace"] == 0
+    t.send("correction", {"contest": True}, player="Wallace")
+    assert t.sheep["in_tow"]["Wallace"] == 6 and t.sheep["green"] == 0
+    assert "Great rustle" in t.json["rulings"][-3]["text"]
