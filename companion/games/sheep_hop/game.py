@@ -362,9 +362,12 @@ class SheepHop(Game):
             return replace(state, phase=Phase.OVER, eligible=(), patou=(), capture_due=False)
         if state.capture_due:
             return replace(state, phase=Phase.CAPTURE)
-        if state.mode is Mode.BOARD and state.patou:
-            # A sheep the Patou cannot move stays where it is.
-            state = replace(state, patou=tuple(j for j in state.patou if Walk(state, j).options(limit=1)))
+        if state.mode is Mode.BOARD and state.patou and not any(Walk(state, j).options(limit=1) for j in state.patou):
+            # The table chooses the order, so a boxed-in sheep waits while another can still
+            # move (and may free it); once none of those left can move, the Patou is done.
+            ids = state.board.sheep_ids()
+            stuck = ", ".join(ids[j] for j in state.patou)
+            state = replace(state, patou=(), last=_join(state.last, f"{stuck} cannot move"))
         if state.patou:
             return replace(state, phase=Phase.PATOU)
         if state.phase is Phase.SHEEP and state.eligible:
@@ -533,7 +536,7 @@ class SheepHop(Game):
                 who,
                 f"The Patou rounds up the flock: move {names}, one at a time, in the order you choose.",
                 R_PATOU,
-                expects=(SHEEP, PASS),
+                expects=(SHEEP, PASS) if state.mode is Mode.TABLE else (SHEEP,),
                 choices=self._choices(state),
                 alert=alert,
             )
@@ -546,7 +549,8 @@ class SheepHop(Game):
         text += " One space, or jumps over animals; a sheep that reaches the pen is safe."
         if state.mode is Mode.TABLE and any(t.kind in ANIMAL_TILES for t in state.tiles):
             text += " Say which animal tiles it jumped, in order."
-        return Prompt(who, text, R_SHEEP_FACE, expects=(SHEEP, PASS), choices=self._choices(state), alert=alert)
+        expects = (SHEEP, PASS) if state.mode is Mode.TABLE else (SHEEP,)
+        return Prompt(who, text, R_SHEEP_FACE, expects=expects, choices=self._choices(state), alert=alert)
 
     def scores(self, state: SheepHopState) -> dict[str, int]:
         # Cooperative: everyone shares the flock's score, the sheep saved.

@@ -182,15 +182,17 @@ def test_patou_moves_the_other_sheep_of_the_colour_in_any_order() -> None:
     state = GAME.apply(state, Event("sheep", {"sheep": "white3", "pen": True}))
     state = GAME.apply(state, Event("pass", {"sheep": "white2"}))
     assert state.phase is Phase.ROLL and GAME.state_json(state)["saved"] == 1
-    # Full board: the patou's sheep move by the movement rules; one that cannot move is skipped.
+    # Full board: the patou's sheep move by the movement rules; one that cannot move is skipped
+    # once none of those left can move.
     # white3 and brown3 swap places: white3 in the corner (8,4) is boxed in (no free space, no landing).
     state = placed(new("board", tiles=[{"tile": "patou", "at": [4, 2]}]), white1=(5, 2), white2=(5, 4), white3=(8, 4), brown3=(6, 4))
     state = GAME.apply(state, roll("white"))
     state = GAME.apply(state, move("white1", (3, 2)))
-    assert state.phase is Phase.PATOU and GAME.state_json(state)["may_move"] == ["white2"]
+    assert state.phase is Phase.PATOU and GAME.state_json(state)["may_move"] == ["white2", "white3"]
+    assert {c.payload["sheep"] for c in GAME.prompt(state).choices} == {"white2"}
     refused(state, Event("pass", {"sheep": "white2"}), "Movement Rules")
     state = GAME.apply(state, move("white2", (4, 4)))
-    assert state.phase is Phase.ROLL
+    assert state.phase is Phase.ROLL and "white3 cannot move" in GAME.state_json(state)["last"]
 
 
 def test_end_win_and_shepherds_scale() -> None:
@@ -233,3 +235,19 @@ def test_session_record_round_trip() -> None:
     again = Session.from_record(records.loads(records.dumps(session.record())))
     assert again.state == session.state
     assert session.to_json()["state"]["sheep"]["black2"]["at"] == [5, 3]
+
+
+def test_patou_order_is_chosen_so_a_boxed_in_sheep_waits_for_the_others() -> None:
+    # Special Tiles, The Patou: "move the other sheep of the same color ..., choosing the order".
+    # white3 in the corner (8,4) is boxed in until white2 (7,4) moves away: it must stay on the list.
+    tiles = [{"tile": "patou", "at": [4, 2]}]
+    state = placed(new("board", tiles=tiles), white1=(5, 2), white2=(7, 4), white3=(8, 4), black3=(6, 4), brown3=(6, 2))
+    state = GAME.apply(state, roll("white"))
+    state = GAME.apply(state, move("white1", (3, 2)))
+    assert state.phase is Phase.PATOU and GAME.state_json(state)["may_move"] == ["white2", "white3"]
+    assert {c.payload["sheep"] for c in GAME.prompt(state).choices} == {"white2"}  # only white2 can move now
+    refused(state, move("white3", (7, 4)), "Movement Rules")
+    state = GAME.apply(state, move("white2", (5, 4)))  # jumps black3
+    assert state.phase is Phase.PATOU and GAME.state_json(state)["may_move"] == ["white3"]
+    state = GAME.apply(state, move("white3", (7, 4)))
+    assert state.phase is Phase.ROLL and GAME.state_json(state)["sheep"]["white3"]["at"] == [7, 4]
