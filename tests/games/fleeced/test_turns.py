@@ -357,3 +357,26 @@ def test_passing_through_home_claims_and_the_move_goes_on() -> None:
     t.roll(5, 6)
     t.land("cheese", via_home=True)
     assert t.sheep["claimed"]["Wallace"] == 6 and t.phase == "draw"
+
+
+def test_key_drawn_this_turn_cannot_open_this_turn() -> None:
+    from companion.session import Session
+
+    t = Table()
+    t.session = Session(GAME, {"players": [{"name": "Wallace", "hand": ["skeleton-key", "other", "other"]},
+                                           {"name": "Gromit"}]})
+    t.start()
+    t.open_hideout("church", 6, card="skeleton-key")
+    t.end_turn()
+    t.roll(1)
+    t.land()
+    t.end_turn()
+    t.roll(2)
+    t.land("cheese")
+    t.send("draw", {"card": "key-pub"})
+    t.rustle("green", 1, 2, where="doorstep", hideout="pub")
+    assert not [c for c in t.prompt().choices if c.type == "open"]
+    before = t.state
+    with pytest.raises(IllegalAction, match="drawn this turn") as err:
+        t.send("open", {"hideout": "pub", "card": "key-pub"})
+    assert t.state is before and "Cheese Cards" in err.value.rule
