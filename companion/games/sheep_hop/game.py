@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from itertools import combinations
 from typing import Any
 
 from companion.errors import SetupError
@@ -40,6 +41,8 @@ R_TILES = "Special Tiles for Strategist Shepherds"
 R_PATOU = "Special Tiles: The Patou"
 R_RACCOON = "Special Tiles: The Raccoon"
 R_FOX = "Special Tiles: The Fox"
+
+MAX_CAPTURE_CHOICES = 100  # capture groups offered as buttons (larger groups: one event by keyboard)
 
 # Shepherds' Scale: sheep saved -> title (fewer than 5 saved is a loss).
 SCALE = {
@@ -208,7 +211,7 @@ class SheepHop(Game):
                 entered += cells
             state = replace(state, wolves=tuple(wolves))
             if state.mode is Mode.TABLE:
-                return replace(state, phase=Phase.CAPTURE, capture_due=True)
+                return replace(state, phase=Phase.CAPTURE, capture_due=len(entered))
             return self._settle(self._captured(state, entered))
         on_board = [i for i, w in enumerate(state.where) if w is Where.BOARD]
         mine = [i for i in on_board if face.kind == "any" or self._colour(state, i) == face.colour]
@@ -305,7 +308,7 @@ class SheepHop(Game):
                     entered += cells
                 state = replace(state, wolves=tuple(wolves))
                 # Full board: the app sees whom they pass; otherwise the table says.
-                state = self._captured(state, entered) if state.mode is Mode.BOARD else replace(state, capture_due=True)
+                state = self._captured(state, entered) if state.mode is Mode.BOARD else replace(state, capture_due=state.capture_due + len(entered))
                 notes.append("the Fox moved both wolves one space")
             elif kind == "patou" and not patou_phase:
                 colour = self._colour(state, sheep)
@@ -329,21 +332,34 @@ class SheepHop(Game):
 
     def _capture(self, state: SheepHopState, event: Event) -> SheepHopState:
         if event.type != CAPTURE:
-            raise self.refuse(f"say which sheep the wolves passed over (a 'capture' event), got {event.type!r}", R_WOLF)
+            raise self.refuse(
+                f"say which sheep the wolves passed over (a 'capture' event), got {event.type!r}", self._capture_rule(state)
+            )
         raw = event.get("sheep", ())
         if not isinstance(raw, Sequence) or isinstance(raw, str) or len(set(raw)) != len(raw):
             raise self.refuse(f"'sheep' must be a list of distinct sheep, got {raw!r}", R_WOLF)
-        idx = [self._sheep_index(state, s, R_WOLF) for s in raw]
+        rule = self._capture_rule(state)
+        idx = [self._sheep_index(state, s, rule) for s in raw]
+        if len(idx) > state.capture_due:
+            raise self.refuse(
+                f"the wolves entered {state.capture_due} space{'s' if state.capture_due > 1 else ''} and a space holds "
+                f"one sheep: at most {state.capture_due} caught, not {len(idx)}",
+                rule,
+            )
         where = tuple(Where.DEN if j in idx else w for j, w in enumerate(state.where))
         note = f"the wolves caught {', '.join(raw)}" if raw else "the wolves caught no sheep"
         state = replace(
             state,
             where=where,
-            capture_due=False,
+            capture_due=0,
             patou=tuple(j for j in state.patou if where[j] is Where.BOARD),
             last=_join(state.last, note),
         )
         return self._settle(state)
+
+    def _capture_rule(self, state: SheepHopState) -> str:
+        face = state.board.face(state.face or "")
+        return R_WOLF if face is not None and face.kind == "wolves" else R_FOX
 
     def _pass(self, state: SheepHopState, event: Event) -> SheepHopState:
         if state.mode is Mode.BOARD:
@@ -359,7 +375,7 @@ class SheepHop(Game):
     def _settle(self, state: SheepHopState) -> SheepHopState:
         """After any change: the end of the game, a pending question, or the next turn."""
         if state.count(Where.BOARD) == 0:
-            return replace(state, phase=Phase.OVER, eligible=(), patou=(), capture_due=False)
+            return replace(state, phase=Phase.OVER, eligible=(), patou=(), capture_due=0)
         if state.capture_due:
             return replace(state, phase=Phase.CAPTURE)
         if state.mode is Mode.BOARD and state.patou and not any(Walk(state, j).options(limit=1) for j in state.patou):
@@ -466,11 +482,16 @@ class SheepHop(Game):
     def _choices(self, state: SheepHopState) -> tuple[Choice, ...]:
         ids = state.board.sheep_ids()
         if state.phase is Phase.CAPTURE:
+            # One sheep per space the wolves entered: every group up to that size, smallest
+            # first, as long as the buttons stay few enough to tap (2 spaces, 9 sheep: 46).
             on = [ids[i] for i, w in enumerate(state.where) if w is Where.BOARD]
-            return (
-                Choice("No sheep caught", CAPTURE, {"sheep": []}),
-                *(Choice(f"{s} caught", CAPTURE, {"sheep": [s]}) for s in on),
-            )
+            out = [Choice("No sheep caught", CAPTURE, {"sheep": []})]
+            for k in range(1, min(state.capture_due, len(on)) + 1):
+                groups = list(combinations(on, k))
+                if len(out) + len(groups) > MAX_CAPTURE_CHOICES:
+                    break
+                out += [Choice(f"{' and '.join(g)} caught", CAPTURE, {"sheep": list(g)}) for g in groups]
+            return tuple(out)
         if state.phase not in (Phase.SHEEP, Phase.PATOU):
             return ()
         movers = state.patou if state.phase is Phase.PATOU else state.eligible

@@ -71,7 +71,7 @@ class SheepHopState:
     roller: int = 0  # index into players: whose turn it is to roll
     face: str | None = None  # the face being resolved
     eligible: tuple[int, ...] = ()  # sheep that may move for this face
-    capture_due: bool = False  # table mode: the wolves moved, captures not yet entered
+    capture_due: int = 0  # table mode: spaces the wolves entered whose captures are not yet entered
     patou: tuple[int, ...] = ()  # sheep the Patou still has to move
     last: str = ""  # what the last event did, in words
 

@@ -251,3 +251,20 @@ def test_patou_order_is_chosen_so_a_boxed_in_sheep_waits_for_the_others() -> Non
     assert state.phase is Phase.PATOU and GAME.state_json(state)["may_move"] == ["white3"]
     state = GAME.apply(state, move("white3", (7, 4)))
     assert state.phase is Phase.ROLL and GAME.state_json(state)["sheep"]["white3"]["at"] == [7, 4]
+
+
+def test_table_mode_captures_at_most_one_sheep_per_space_the_wolves_entered() -> None:
+    # Turn Sequence (Wolf faces): a wolf captures the sheep on the spaces it passes over, one
+    # sheep to a space, so one roll of "Big Bad Wolf & Little Bad Wolf" catches 2 sheep at most.
+    state = GAME.apply(new(), roll("big-and-little-wolf"))
+    err = refused(state, Event("capture", {"sheep": ["white1", "white2", "white3"]}), "Wolf faces")
+    assert "2 spaces" in err.reason
+    labels = [c.label for c in GAME.prompt(state).choices]
+    assert "white1 and black2 caught" in labels and len(labels) == 1 + 9 + 36  # none, one, or two
+    assert all(GAME.apply(state, c.event()).phase is Phase.ROLL for c in GAME.prompt(state).choices)
+    state = GAME.apply(state, Event("capture", {"sheep": ["white1", "black2"]}))
+    assert GAME.state_json(state)["captured"] == 2
+    # The Fox moves each wolf 1 space: 2 spaces in all.
+    state = GAME.apply(new(tiles=[{"tile": "fox", "at": [4, 1]}]), roll("white"))
+    state = GAME.apply(state, Event("sheep", {"sheep": "white1", "pen": False, "jumped": ["fox"]}))
+    refused(state, Event("capture", {"sheep": ["black1", "black2", "black3"]}), "The Fox")
