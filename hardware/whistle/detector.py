@@ -59,7 +59,7 @@ _NEAR = np.arange(-1, 2)
 @dataclass(frozen=True)
 class DetectorParams:
     band_hz: tuple[float, float] = (800.0, 6000.0)  # fundamental must lie here
-    on_tonality_db: float = 14.0
+    on_tonality_db: float = 20.0
     off_tonality_db: float = 9.0
     on_dominance_db: float = 10.0
     off_dominance_db: float = 5.0
@@ -67,7 +67,7 @@ class DetectorParams:
     off_snr_db: float = 6.0
     sub_harmonic_db: float = 20.0  # a tonal line at f/2, f/3 or f/4 within this of the peak makes f a harmonic
     voice_db: float = -20.0  # a comb of lines this close to the peak makes a frame voice-like
-    max_voiced_fraction: float = 0.4  # more voice-like frames than this and the "blow" was a voice
+    max_voiced_fraction: float = 0.5  # more voice-like frames than this and the "blow" was a voice
     min_duration_s: float = 0.064
     min_strong_frames: int = 3
     max_gap_frames: int = 2  # frames a reported blow may drop out (pea chop, a breath) and go on
