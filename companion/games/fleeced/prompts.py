@@ -271,7 +271,7 @@ def state_json(s: FleecedState) -> dict[str, Any]:
             "margin": s.margin,
             "pending_check": None if check is None else {
                 "purpose": check.purpose, "roll_time": check.roll_time, "deadline": check.deadline},
-            "who_blew": list(s.questions),
+            "who_blew": [{"time": q.time, "turn_of": names[q.active]} for q in s.questions],
             "contestable": None if s.contest is None else s.contest.ruling,
         },
         "rulings": [r.to_json() for r in s.rulings],

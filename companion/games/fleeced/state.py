@@ -75,6 +75,15 @@ class WhistleCheck:
 
 
 @dataclass(frozen=True)
+class Question:
+    """An unattributed whistle awaiting "Who blew?": when, and whose turn it was then."""
+
+    time: float
+    turn: int
+    active: int
+
+
+@dataclass(frozen=True)
 class Rustle:
     source: str  # "green" or the victim's name
     whistle_ok: bool | None = None  # None until the roll is ruled on
@@ -145,7 +154,7 @@ class FleecedState:
     keys_aside: tuple[str, ...] = ()
     misses_turn: tuple[bool, ...] = ()
     at_police: tuple[bool, ...] = ()  # starts the next turn next to the Police Station
-    questions: tuple[float, ...] = ()  # times of unattributed whistles: "Who blew?"
+    questions: tuple[Question, ...] = ()  # unattributed whistles, oldest first: "Who blew?"
     rulings: tuple[Ruling, ...] = ()
     alert: str | None = None  # the ruling the latest event produced, to show large
     contest: Contest | None = field(default=None, compare=False)

@@ -29,7 +29,7 @@ from companion.events import ANSWER, CORRECTION, WHISTLE, Event
 
 from . import rules
 from .rules import refuse
-from .state import Contest, FleecedState, Phase, Ruling, evolve
+from .state import Contest, FleecedState, Phase, Question, Ruling, evolve
 from .turns import add_ruling
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def must_decide_check(s: FleecedState, e: Event) -> bool:
 def blocks_check(s: FleecedState) -> bool:
     """An unanswered "Who blew?" whose whistle could have come before the pending roll."""
     c = s.check
-    return c is not None and any(c.since < t <= c.deadline for t in s.questions)
+    return c is not None and any(c.since < q.time <= c.deadline for q in s.questions)
 
 
 def fail_check(s: FleecedState, trigger: Event | None) -> FleecedState:
@@ -107,7 +107,7 @@ def on_whistle(s: FleecedState, e: Event) -> FleecedState:
         when = "before the game starts" if s.phase is Phase.FIRST_ROLL else "after the game"
         return evolve(s, alert=f"A whistle {when} breaks no rule.")
     if blower is None:
-        return evolve(s, questions=(*s.questions, e.time))
+        return evolve(s, questions=(*s.questions, Question(e.time, s.turn, s.active)))
     return whistle_by(s, s.names.index(blower), e.time)
 
 
@@ -119,6 +119,10 @@ def whistle_by(s: FleecedState, who: int, t: float) -> FleecedState:
         if t > s.last_roll_time:
             return evolve(s, whistled=True)
         return s
+    return out_of_turn(s, who)
+
+
+def out_of_turn(s: FleecedState, who: int) -> FleecedState:
     name = s.names[who]
     if not s.sheep.claimed[who]:
         return add_ruling(s, Ruling("no-penalty", f"{name} blew out of turn but has no claimed sheep to lose: "
@@ -137,13 +141,19 @@ def on_answer(s: FleecedState, e: Event) -> FleecedState:
     blower = e.get("blower")
     if blower is not None and blower not in s.names:
         raise refuse(f"{blower!r} is not playing", rules.WHISTLE)
-    t, rest = s.questions[0], s.questions[1:]
+    q, rest = s.questions[0], s.questions[1:]
     s = evolve(s, questions=rest)
     if blower is None:
         return add_ruling(s, Ruling("noise", "It was noise, not a whistle: no ruling.", rules.WHISTLE))
     if s.phase in QUIET_PHASES:  # asked during play, answered once all 40 were claimed: nothing left to rule
         return evolve(s, alert="The game is over: that whistle breaks no rule now.")
-    return whistle_by(s, s.names.index(blower), t)
+    who = s.names.index(blower)
+    if q.turn != s.turn:  # asked during an earlier turn: judge it by whose turn it was then
+        if who == q.active:
+            return add_ruling(s, Ruling("no-penalty", f"{blower} blew during their own turn: no penalty.",
+                                        rules.WHISTLE, blower))
+        return out_of_turn(s, who)
+    return whistle_by(s, who, q.time)
 
 
 def on_contest(game: Fleeced, s: FleecedState, e: Event) -> FleecedState:

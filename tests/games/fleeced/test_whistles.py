@@ -231,12 +231,12 @@ def test_who_blew_answered_after_the_last_sheep_is_claimed_rules_nothing() -> No
 
     from companion.events import Event
     from companion.games.fleeced import GAME
-    from companion.games.fleeced.state import Phase
+    from companion.games.fleeced.state import Phase, Question
 
     t = claimed(towing())
     s = t.state
     s = replace(s, sheep=replace(s.sheep, hideouts=0, bag=0, green=0, claimed=(30, 10)), phase=Phase.TALLY,
-                questions=(t.now,))
+                questions=(Question(t.now, s.turn, 1),))
     after = GAME.apply(s, Event("answer", {"blower": "Gromit"}))
     assert after.sheep == s.sheep and after.questions == ()
     assert "game is over" in GAME.prompt(after).alert
@@ -256,3 +256,27 @@ def test_contesting_a_failed_rustle_makes_it_happen() -> None:
     t.send("correction", {"contest": True}, player="Wallace")
     assert t.sheep["in_tow"]["Wallace"] == 6 and t.sheep["green"] == 0
     assert "Great rustle" in t.json["rulings"][-3]["text"]
+
+
+def test_who_blew_answered_after_the_turn_passed_is_judged_by_that_turn() -> None:
+    t = claimed(towing())  # Gromit's turn; Wallace has 6 claimed
+    t.whistle(None)
+    t.roll(2)
+    t.land()
+    t.end_turn()  # the question is still open when Wallace's turn begins
+    assert t.state.player == "Wallace"
+    t.send("answer", {"blower": "Gromit"})  # Gromit blew during his own turn
+    assert kinds(t)[-1] == "no-penalty" and t.sheep["green"] == 0
+    t.whistle(None)
+    t.send("answer", {"blower": "Gromit"})  # now it is Wallace's turn: out of turn, but nothing claimed
+    assert "no claimed sheep" in t.json["last_ruling"]
+
+
+def test_who_blew_for_an_earlier_turn_can_still_be_out_of_turn() -> None:
+    t = claimed(towing())  # Gromit's turn; Wallace has 6 claimed
+    t.whistle(None)
+    t.roll(2)
+    t.land()
+    t.end_turn()
+    t.send("answer", {"blower": "Wallace"})  # Wallace blew during Gromit's turn
+    assert kinds(t)[-1] == "out-of-turn" and t.sheep["claimed"]["Wallace"] == 5
