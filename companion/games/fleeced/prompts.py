@@ -28,7 +28,7 @@ from .board import (
 from .hands import can_play
 from .state import FleecedState, Phase
 from .turns import needs_whistle
-from .whistles import blocks_check
+from .whistles import blocks_check, can_contest
 
 if TYPE_CHECKING:
     from .engine import Fleeced
@@ -79,15 +79,12 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
             choices, expects, dice = answers, [ANSWER, WHISTLE], None
         else:
             choices, expects = answers + choices, [ANSWER, *expects]
-    if s.contest is not None and s.phase is not Phase.OVER:
-        from .whistles import can_contest
-
-        if can_contest(game, s):
-            r = s.rulings[s.contest.ruling]
-            label = "I did blow: reverse the ruling" if s.contest.kind == "no-whistle" else \
+    if s.contest is not None and s.phase is not Phase.OVER and can_contest(game, s):
+        r = s.rulings[s.contest.ruling]
+        label = "I did blow: reverse the ruling" if s.contest.kind == "no-whistle" else \
                 "I didn't blow: reverse the ruling"
-            choices.append(Choice(f"{r.player}: {label}", CORRECTION, {"contest": s.contest.ruling}, player=r.player))
-            expects.append(CORRECTION)
+        choices.append(Choice(f"{r.player}: {label}", CORRECTION, {"contest": s.contest.ruling}, player=r.player))
+        expects.append(CORRECTION)
     if s.phase is not Phase.OVER:
         expects.append(WHISTLE)  # a whistle is always heard (and ruled on), whoever blows it
     return Prompt(player, text, base.rule, tuple(dict.fromkeys(expects)), dice, tuple(choices), s.alert)
