@@ -152,11 +152,13 @@ class FleecedState:
     # whole game
     opened: tuple[tuple[str, int], ...] = ()  # (hideout, number on its card), in order
     keys_aside: tuple[str, ...] = ()
-    misses_turn: tuple[bool, ...] = ()
+    misses_turn: tuple[bool, ...] = ()  # Nicked! without a bribe: skip the next turn
     at_police: tuple[bool, ...] = ()  # starts the next turn next to the Police Station
     questions: tuple[Question, ...] = ()  # unattributed whistles, oldest first: "Who blew?"
     rulings: tuple[Ruling, ...] = ()
     alert: str | None = None  # the ruling the latest event produced, to show large
+    # How to reverse the latest penalty: bookkeeping derived from the log, not
+    # part of the position, so two states differing only in it compare equal.
     contest: Contest | None = field(default=None, compare=False)
     start_at_police: bool = False  # this turn starts next to the Police Station
     tallies: tuple[tuple[tuple[str, int], ...] | None, ...] = ()  # claimed sheep by kind, at the end
