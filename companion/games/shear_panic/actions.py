@@ -173,10 +173,11 @@ def ewe_turn(grid: Mapping[Pos, str], side: str) -> Grid:
 
 
 def line_representatives(grid: Mapping[Pos, str], d: Pos) -> Iterator[Pos]:
-    """One sheep per distinct line along ``d`` (the first sheep a push meets)."""
-    seen: set[Pos] = set()
-    for p in sorted(grid):
-        start = line_start(grid, p, d)
-        if start not in seen:
-            seen.add(start)
-            yield start
+    """One sheep per distinct line along ``d``: the first sheep a push from outside meets."""
+    xs = [p[0] for p in grid]
+    ys = [p[1] for p in grid]
+    span = max(max(xs) - min(xs), max(ys) - min(ys))
+    dx, dy = d
+    for x, y in sorted(grid):
+        if not any((x - k * dx, y - k * dy) in grid for k in range(1, span + 1)):
+            yield (x, y)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
 
 Pos = tuple[int, int]
 Grid = dict[Pos, str]  # a working copy: position -> colour
@@ -98,7 +100,13 @@ class Flock:
                     grid[(x, y)] = letters[ch.upper()]
         return cls.of(grid)
 
-    def grid(self) -> Grid:
+    def grid(self) -> Mapping[Pos, str]:
+        """Position -> colour, read-only (built once: every rule asks for it)."""
+        return MappingProxyType(self._grid)
+
+    @cached_property
+    def _grid(self) -> Grid:
+        # A plain dict (not a proxy) so that states stay copyable and picklable.
         return dict(self.cells)
 
     def __len__(self) -> int:

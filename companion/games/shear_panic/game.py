@@ -112,7 +112,7 @@ class ShearPanic(Game):
             return turn.on_correction(state, event.payload)
         if state.phase is Phase.OVER:
             raise Refusal("the game is over", turn.END)
-        prompt = self.prompt(state)
+        prompt = self._prompt(state, with_choices=False)
         who = turn.name_of(state, state.active)
         if event.player is not None and event.player != who:
             raise Refusal(f"it is {who}'s turn, not {event.player}'s", prompt.rule)
@@ -142,18 +142,22 @@ class ShearPanic(Game):
 
     # -- what the table sees ---------------------------------------------------
     def prompt(self, state: State) -> Prompt:
+        return self._prompt(state, with_choices=True)
+
+    def _prompt(self, state: State, with_choices: bool) -> Prompt:
         ph = state.phase
         if ph is Phase.OVER:
             return Prompt(None, "The game is over.", turn.END)
         who = turn.name_of(state, state.active)
         colour = state.colours[state.active]
-        events = self.legal_actions(state)
+        # Applying an event needs only what is expected, not the (costly) list of choices.
+        events = self.legal_actions(state) if with_choices else []
         choices = tuple(Choice(_label(e), e.type, e.payload, who) for e in events) if len(events) <= FEW else ()
         if ph is Phase.TRUCK_ROLL or ph is Phase.PANIC_ROLL:
             why = "the sheep jump down from the truck" if ph is Phase.TRUCK_ROLL else "the counter is on a panic space"
             text = f"{who}: roll the panic die ({why})." + (f" {state.notice}" if state.notice else "")
             rule = turn.START if ph is Phase.TRUCK_ROLL else turn.PANIC
-            return Prompt(who, text, rule, (ROLL,), DiceRequest("panic", 1, turn.PANIC_FACES), ())
+            return Prompt(who, text, rule, (ROLL,), DiceRequest("panic", 1, turn.PANIC_FACES), choices)
         rule = turn.START if state.truck else turn.PANIC
         if ph is Phase.PUSH:
             return Prompt(who, f"{who}: Lamb Push a {state.push_colour} sheep.", rule, (LAMB_PUSH,), None, choices)
@@ -177,21 +181,31 @@ class ShearPanic(Game):
         return Prompt(who, text, regroup.SECTION, (REGROUP,), None, choices)
 
     def legal_actions(self, state: State) -> list[Event]:
+        if state.phase is Phase.OVER:
+            return []
+        who = turn.name_of(state, state.active)
+        return [Event(kind, payload, who) for kind, payload in self.legal_moves(state)]
+
+    def legal_moves(self, state: State) -> list[tuple[str, dict[str, Any]]]:
+        """The legal events as (type, payload) pairs, without building Events.
+
+        Building an Event freezes its payload, which costs more than finding
+        the move; simulations pick a move here and build one Event.
+        """
         ph = state.phase
         if ph is Phase.OVER:
             return []
-        who = turn.name_of(state, state.active)
         if ph is Phase.TRUCK_ROLL or ph is Phase.PANIC_ROLL:
-            return [Event(ROLL, {"die": "panic", "faces": [f]}, who) for f in turn.PANIC_FACES]
+            return [(ROLL, {"die": "panic", "faces": [f]}) for f in turn.PANIC_FACES]
         if ph is Phase.PUSH:
-            return [Event(LAMB_PUSH, p, who) for p in turn.push_payloads(state)]
+            return [(LAMB_PUSH, p) for p in turn.push_payloads(state)]
         if ph is Phase.TURN:
-            return [Event(EWE_TURN, {"direction": d}, who) for d in ("left", "right")]
+            return [(EWE_TURN, {"direction": d}) for d in ("left", "right")]
         if ph is Phase.ACTION:
-            return [Event(ACTION, p, who) for p in turn.legal_tile_payloads(state)]
-        out = [Event(REGROUP, r.payload(), who) for r in regroup.routes(state.flock.grid(), state.regroup_face)]
+            return [(ACTION, p) for p in turn.legal_tile_payloads(state)]
+        out = [(REGROUP, r.payload()) for r in regroup.routes(state.flock.grid(), state.regroup_face)]
         if state.regroup_face is None:
-            out += [Event(ROLL, {"die": "regroup", "faces": [f]}, who) for f in regroup.FACES]
+            out += [(ROLL, {"die": "regroup", "faces": [f]}) for f in regroup.FACES]
         return out
 
     def turn_phase(self, state: State) -> tuple[int, str]:

@@ -15,7 +15,20 @@ from typing import Any
 
 from . import actions, regroup, scoring
 from .actions import Action, Refusal
-from .flock import BLACK, COUNT, DIRECTIONS, ORTHOGONAL, Flock, Grid, Pos, direction, is_connected, turned
+from .flock import (
+    BLACK,
+    COUNT,
+    DIAGONAL,
+    DIRECTIONS,
+    NEIGHBOURS,
+    ORTHOGONAL,
+    Flock,
+    Grid,
+    Pos,
+    direction,
+    is_connected,
+    turned,
+)
 from .state import LastAction, Phase, Scoring, State, Then
 from .tiles import Symbol, Tile
 
@@ -305,9 +318,51 @@ def name_of(state: State, i: int) -> str:
 # -- enumeration --------------------------------------------------------------
 
 
-def tile_payloads(state: State, tile: Tile) -> Iterator[dict[str, Any]]:
-    """Every payload a tile could take now (legal or not: the caller checks)."""
+def _guarded(state: State, tile: Tile) -> bool:
+    """Whether the no-reverse check can bite this tile now (it needs the result)."""
+    last = state.last_action
+    if last is None or last.action is not tile.action:
+        return False
+    return tile.symbol is Symbol.NO_REVERSE or (tile.symbol is Symbol.DIE and not state.rolled_since)
+
+
+def legal_tile_payloads(state: State) -> Iterator[dict[str, Any]]:
+    """Every legal menu action now, as event payloads.
+
+    Written for speed (the random-play benchmark calls it every turn): the
+    resulting flock is only built when the no-reverse check needs it, and the
+    moves that are always legal (pushes, leapfrogs) are not re-checked.
+    """
     grid = state.flock.grid()
+    own = state.colours[state.active]
+    seen: set[str] = set()
+    for tile_id in state.tiles_left[state.active]:
+        tile = state.tile(tile_id)
+        assert tile is not None
+        guarded = _guarded(state, tile)
+        for payload in _candidates(state, tile, grid, own):
+            if tile.action is Action.LAMB_ROLL:
+                x, y = payload["sheep"]
+                dx, dy = DIRECTIONS[payload["direction"]]
+                dest = (x + dx, y + dy)
+                if dest in grid or not any(
+                    (dest[0] + nx, dest[1] + ny) in grid and (dest[0] + nx, dest[1] + ny) != (x, y) for nx, ny in NEIGHBOURS
+                ):
+                    continue
+            if guarded:
+                key = tile.action.value + repr(sorted((k, str(v)) for k, v in payload.items() if k != "tile"))
+                if key in seen:
+                    continue  # an identical move on a twin tile was already found illegal
+                result, facing = tile_result(state, tile, payload)
+                try:
+                    check_reverse(state, tile, Flock.of(result), facing)
+                except Refusal:
+                    seen.add(key)
+                    continue
+            yield payload
+
+
+def _candidates(state: State, tile: Tile, grid: Mapping[Pos, str], own: str) -> Iterator[dict[str, Any]]:
     a = tile.action
     if a is Action.EWE_TURN:
         for side in ("left", "right"):
@@ -318,33 +373,19 @@ def tile_payloads(state: State, tile: Tile) -> Iterator[dict[str, Any]]:
             yield {"tile": tile.id, "side": side}
         return
     if a in (Action.LINE_PUSH, Action.DIAGONAL_PUSH):
-        names = ORTHOGONAL if a is Action.LINE_PUSH else tuple(n for n in DIRECTIONS if n not in ORTHOGONAL)
+        names = ORTHOGONAL if a is Action.LINE_PUSH else DIAGONAL
         for name in names:
             for start in actions.line_representatives(grid, DIRECTIONS[name]):
-                if tile.symbol is Symbol.OWN and grid[start] != state.colours[state.active]:
+                if tile.symbol is Symbol.OWN and grid[start] != own:
                     continue
                 yield {"tile": tile.id, "sheep": list(start), "direction": name}
         return
-    own = state.colours[state.active]
     names = ORTHOGONAL if a is Action.LEAPFROG else tuple(DIRECTIONS)
     for pos, colour in state.flock.cells:
         if tile.symbol is Symbol.OWN and colour != own:
             continue
         for name in names:
             yield {"tile": tile.id, "sheep": list(pos), "direction": name}
-
-
-def legal_tile_payloads(state: State) -> Iterator[dict[str, Any]]:
-    for tile_id in state.tiles_left[state.active]:
-        tile = state.tile(tile_id)
-        assert tile is not None
-        for payload in tile_payloads(state, tile):
-            try:
-                grid, facing = tile_result(state, tile, payload)
-                check_reverse(state, tile, Flock.of(grid), facing)
-            except Refusal:
-                continue
-            yield payload
 
 
 def has_action(state: State) -> bool:
