@@ -5,6 +5,7 @@ Events (see docs/games/battle-sheep.md):
 - ``place-board`` {"at": [q, r], "rotation": 0-5, "flip": bool}  Setup, step 3
 - ``start`` {"at": [q, r]}                                          Setup, step 4
 - ``move`` {"from": [q, r], "to": [q, r], "count": n}               Game Play
+- ``pick`` {"from": [q, r], "to": [q, r]} or {} (touch entry)        Game Play
 - ``result`` {"pastures": n, "largest_herd": n} (quick mode)        End of the Game
 - ``correction`` {"stacks": [...], "active": name} or {"results": {...}}
 """
@@ -27,6 +28,7 @@ from .state import BattleSheepState, Mode, Phase, Stack
 PLACE_BOARD = "place-board"
 START = "start"
 MOVE = "move"
+PICK = "pick"  # touch entry, first tap: a stack and where it slides (the count follows)
 RESULT = "result"
 
 R_BUILD = "Setup, step 3"
@@ -61,6 +63,11 @@ def slide(start: Hex, d: Hex, field: frozenset[Hex], occupied: Mapping[Hex, Any]
         if nxt not in field or nxt in occupied:
             return (q, r)
         q, r = nxt
+
+
+def _distance(a: Hex, b: Hex) -> int:
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def can_move(state: BattleSheepState, player: int, occupied: Mapping[Hex, Stack] | None = None) -> bool:
@@ -159,6 +166,8 @@ class BattleSheep(Game):
         if event.player is not None and event.player != names[who]:
             raise self.refuse(f"it is {names[who]}'s turn, not {event.player}'s", self._rule(state))
         expected = {Phase.BUILD: PLACE_BOARD, Phase.START: START, Phase.PLAY: MOVE}[state.phase]
+        if state.phase is Phase.PLAY and event.type == PICK:
+            return self._pick(state, event)
         if event.type != expected:
             raise self.refuse(f"expected a {expected!r} event now, got {event.type!r}", self._rule(state))
         if state.phase is Phase.BUILD:
@@ -208,22 +217,18 @@ class BattleSheep(Game):
             return new
         return self._settle(replace(new, phase=Phase.PLAY, turn=1, active=0), advance=False)
 
-    def _move(self, state: BattleSheepState, event: Event) -> BattleSheepState:
+    def _slide_of(self, state: BattleSheepState, event: Event, what: str) -> tuple[Stack, Hex]:
+        """The mover's stack on 'from' and the checked end 'to' of its slide (Game Play, steps 1-2)."""
         src, dst = _as_hex(event.get("from")), _as_hex(event.get("to"))
-        count = _count(event.get("count"))
         if src is None or dst is None:
-            raise self.refuse("a move needs 'from' and 'to' pastures as [q, r]", R_TURN)
+            raise self.refuse(f"a {what} needs 'from' and 'to' pastures as [q, r]", R_TURN)
         occ = state.by_hex()
         stack = occ.get(src)
         name = self.players(state)[state.active]
         if stack is None or stack.owner != state.active:
             raise self.refuse(f"{name} has no stack on pasture {list(src)}", R_SPLIT)
-        if count is None or not 1 <= count <= stack.count - 1:
-            raise self.refuse(
-                f"both stacks must keep at least one sheep: split 1 to {stack.count - 1} "
-                f"off the stack of {stack.count}, not {event.get('count')!r}",
-                R_SPLIT,
-            )
+        if stack.count < 2:
+            raise self.refuse(f"the stack on {list(src)} is a single sheep: it cannot be split into two stacks", R_SPLIT)
         ends = {slide(src, d, state.field, occ) for d in DIRECTIONS} - {src}
         if dst not in ends:
             where = ", ".join(str(list(e)) for e in sorted(ends)) or "nowhere: the stack is trapped"
@@ -231,9 +236,30 @@ class BattleSheep(Game):
                 f"the new stack must move in a straight line as far as it can go; from {list(src)} it can reach {where}",
                 R_MOVE,
             )
-        moved = [s for s in state.stacks if s.at != src]
-        moved += [Stack(src, stack.owner, stack.count - count), Stack(dst, stack.owner, count)]
-        new = replace(state, stacks=tuple(sorted(moved, key=lambda s: s.at)), turn=state.turn + 1)
+        return stack, dst
+
+    def _pick(self, state: BattleSheepState, event: Event) -> BattleSheepState:
+        """Touch entry, first tap: remember the stack and its slide; {} drops the choice."""
+        if not event.payload:
+            return replace(state, picked=None)
+        stack, dst = self._slide_of(state, event, "pick")
+        return replace(state, picked=(stack.at, dst))
+
+    def _move(self, state: BattleSheepState, event: Event) -> BattleSheepState:
+        count = _count(event.get("count"))
+        src = _as_hex(event.get("from"))
+        stack = state.by_hex().get(src) if src is not None else None
+        if stack is not None and stack.owner == state.active and (count is None or not 1 <= count <= stack.count - 1):
+            raise self.refuse(
+                f"both stacks must keep at least one sheep: split 1 to {stack.count - 1} "
+                f"off the stack of {stack.count}, not {event.get('count')!r}",
+                R_SPLIT,
+            )
+        stack, dst = self._slide_of(state, event, "move")
+        assert count is not None
+        moved = [s for s in state.stacks if s.at != stack.at]
+        moved += [Stack(stack.at, stack.owner, stack.count - count), Stack(dst, stack.owner, count)]
+        new = replace(state, stacks=tuple(sorted(moved, key=lambda s: s.at)), turn=state.turn + 1, picked=None)
         return self._settle(new, advance=True)
 
     def _settle(self, state: BattleSheepState, advance: bool) -> BattleSheepState:
@@ -303,7 +329,7 @@ class BattleSheep(Game):
         if active not in names:
             raise self.refuse(f"'active' must be a player's name, got {active!r}", "Corrections")
         # Out is recomputed from the corrected field: a correction may free a stack.
-        new = replace(new, active=names.index(active), out=frozenset(), phase=Phase.PLAY)
+        new = replace(new, active=names.index(active), out=frozenset(), phase=Phase.PLAY, picked=None)
         return self._settle(new, advance=False)
 
     def _corrected_stacks(self, state: BattleSheepState, raw: Any, names: list[str]) -> tuple[Stack, ...]:
@@ -335,6 +361,13 @@ class BattleSheep(Game):
                 Event(PLACE_BOARD, {"at": list(at), "rotation": rot, "flip": flip}, player=who)
                 for at, rot, flip, _ in legal_placements(state.field, state.shape)
             ]
+        if state.phase is Phase.PLAY:  # complete moves (picks are only a touch aid)
+            who = names[state.active]
+            return [
+                Event(MOVE, {"from": list(src), "to": list(dst), "count": k}, player=who)
+                for src, dst, most in moves(state)
+                for k in range(1, most + 1)
+            ]
         return [c.event() for c in self._choices(state)]
 
     def _choices(self, state: BattleSheepState) -> tuple[Choice, ...]:
@@ -346,10 +379,25 @@ class BattleSheep(Game):
             return tuple(Choice(f"Start on {list(h)}", START, {"at": list(h)}, who) for h in free)
         if state.phase is Phase.PLAY:
             who = names[state.active]
-            return tuple(
-                Choice(f"Split {k} off {list(src)} to {list(dst)}", MOVE, {"from": list(src), "to": list(dst), "count": k}, who)
-                for src, dst, most in moves(state)
-                for k in range(1, most + 1)
+            if state.picked is not None:  # second tap: how many sheep split off
+                src, dst = state.picked
+                size = state.by_hex()[src].count
+                return (
+                    *(
+                        Choice(f"{k} sheep", MOVE, {"from": list(src), "to": list(dst), "count": k}, who)
+                        for k in range(1, size)
+                    ),
+                    Choice("Choose another move", PICK, {}, who),
+                )
+            occ = state.by_hex()
+            return tuple(  # first tap: a stack and the end of one of its straight lines
+                Choice(
+                    f"Stack of {occ[src].count} on {list(src)} to {list(dst)} ({_distance(src, dst)} pastures away)",
+                    PICK,
+                    {"from": list(src), "to": list(dst)},
+                    who,
+                )
+                for src, dst, _ in moves(state)
             )
         return ()
 
@@ -395,11 +443,25 @@ class BattleSheep(Game):
             )
         out = [names[i] for i in sorted(state.out)]
         note = f" Out (skipped): {', '.join(out)}." if out else ""
+        if state.picked is not None:
+            src, dst = state.picked
+            size = state.by_hex()[src].count
+            text = (
+                f"{who}: How many of the {size} sheep on {list(src)} go to {list(dst)}? "
+                f"From 1 to {size - 1}: at least one stays behind.{note}"
+            )
+            rule = R_SPLIT
+        else:
+            text = (
+                f"{who}: split one of your stacks and move the new stack in a straight line as far as it can go: "
+                f"choose the stack and where it stops, then how many sheep go.{note}"
+            )
+            rule = R_TURN
         return Prompt(
             who,
-            f"{who}: split one of your stacks and move the new stack in a straight line as far as it can go.{note}",
-            R_TURN,
-            expects=(MOVE, CORRECTION),
+            text,
+            rule,
+            expects=(MOVE, PICK, CORRECTION),
             choices=self._choices(state),
             alert=f"{', '.join(out)} can no longer move" if out else None,
         )
@@ -457,4 +519,5 @@ class BattleSheep(Game):
             "boards_placed": len(state.boards),
             "field": [list(h) for h in sorted(state.field)],
             "stacks": [{"at": list(s.at), "player": names[s.owner], "count": s.count} for s in state.stacks],
+            "picked": None if state.picked is None else {"from": list(state.picked[0]), "to": list(state.picked[1])},
         }

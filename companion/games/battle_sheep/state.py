@@ -48,6 +48,7 @@ class BattleSheepState:
     field: frozenset[Hex] = frozenset()
     stacks: tuple[Stack, ...] = ()  # sorted by position, one per occupied pasture
     out: frozenset[int] = frozenset()  # players who can no longer move
+    picked: tuple[Hex, Hex] | None = None  # touch entry: (from, to) chosen, the count still to come
     # Quick mode: (pastures, largest herd) per player once entered.
     results: tuple[tuple[int, int] | None, ...] = ()
 

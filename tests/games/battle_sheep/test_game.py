@@ -86,14 +86,43 @@ def test_turns_alternate_and_wrong_player_is_refused() -> None:
     assert GAME.prompt(state).player == "Ben" and state.turn == 2
 
 
-def test_choices_are_exactly_the_legal_moves() -> None:
+def test_legal_actions_are_exactly_the_legal_moves() -> None:
     state = strip_game()
-    choices = GAME.prompt(state).choices
+    actions = GAME.legal_actions(state)
     # From (0, 0): east to (7, 0) and south to (0, 3), the other four sides are off the field.
-    assert {tuple(c.payload["to"]) for c in choices} == {(7, 0), (0, 3)}
-    assert len(choices) == 2 * 15
-    for c in choices:
-        GAME.apply(state, c.event())
+    assert {tuple(e.payload["to"]) for e in actions} == {(7, 0), (0, 3)}
+    assert len(actions) == 2 * 15 and {e.type for e in actions} == {"move"}
+    for e in actions:
+        GAME.apply(state, e)
+
+
+def test_a_move_is_entered_by_touch_in_two_taps() -> None:
+    # Game Play: first the stack and where it slides (one button per straight line), then how
+    # many sheep split off (both stacks keep one): never a wall of 90 buttons.
+    state = strip_game()
+    p = GAME.prompt(state)
+    assert [c.type for c in p.choices] == ["pick", "pick"] and "pick" in p.expects
+    assert {tuple(c.payload["to"]) for c in p.choices} == {(7, 0), (0, 3)}
+    east = next(c for c in p.choices if c.payload["to"] == [7, 0])
+    assert east.label == "Stack of 16 on [0, 0] to [7, 0] (7 pastures away)"
+    picked = GAME.apply(state, east.event())
+    assert GAME.state_json(picked)["stacks"] == GAME.state_json(state)["stacks"]  # nothing moved yet
+    p = GAME.prompt(picked)
+    assert p.player == "Ann" and "How many of the 16 sheep on [0, 0] go to [7, 0]" in p.text
+    assert [c.label for c in p.choices] == [f"{k} sheep" for k in range(1, 16)] + ["Choose another move"]
+    moved = GAME.apply(picked, p.choices[4].event())
+    assert {"at": [7, 0], "player": "Ann", "count": 5} in GAME.state_json(moved)["stacks"]
+    assert GAME.prompt(moved).player == "Ben" and [c.type for c in GAME.prompt(moved).choices] == ["pick"] * 2
+    back = GAME.apply(picked, p.choices[-1].event())
+    assert GAME.prompt(back).choices == GAME.prompt(state).choices
+    # A whole move is still accepted after a pick (keyboard, camera), and picks are checked.
+    GAME.apply(picked, Event("move", {"from": [0, 0], "to": [0, 3], "count": 2}))
+    refused(picked, Event("move", {"from": [0, 0], "to": [7, 0], "count": 16}), "Game Play, step 1")
+    refused(state, Event("pick", {"from": [0, 0], "to": [4, 0]}), "Game Play, step 2")
+    refused(state, Event("pick", {"from": [7, 3], "to": [7, 0]}), "Game Play, step 1")
+    refused(state, Event("pick", {"from": [0, 0], "to": [7, 0]}, player="Ben"), "Game Play")
+    single = GAME.apply(state, Event("correction", {"stacks": stacks(((0, 0), "Ann", 15), ((1, 0), "Ann", 1), ((7, 3), "Ben", 16))}))
+    refused(single, Event("pick", {"from": [1, 0], "to": [1, 3]}), "Game Play, step 1")
 
 
 def test_a_player_who_cannot_move_is_out_and_skipped() -> None:
