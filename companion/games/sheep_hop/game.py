@@ -8,6 +8,7 @@ Events (see docs/games/sheep-hop.md):
   {"sheep": id, "pen": bool, "jumped": [tile, ...]} (table mode)      Movement Rules
 - ``capture`` {"sheep": [id, ...]} (table mode, after wolves moved)   Wolf faces
 - ``pass`` {} or {"sheep": id} (table mode: that sheep cannot move)   Movement Rules
+- ``pick`` {"sheep": id, "jumped": [tile, ...]} or {} (table mode, touch entry)
 - ``correction`` {"sheep": {...}, "wolves": {...}, "tiles": [...], "raccoon": side}
 """
 
@@ -30,6 +31,7 @@ from .state import ANIMAL_TILES, TILE_KINDS, Mode, Phase, SheepHopState, Tile, W
 SHEEP = "sheep"
 CAPTURE = "capture"
 PASS = "pass"
+PICK = "pick"  # table mode, touch entry: a sheep and the tiles it jumped so far (nothing moves)
 DIE = "sheep-hop"
 
 R_SETUP = "Contents and Setup"
@@ -182,6 +184,8 @@ class SheepHop(Game):
             return self._sheep(state, event)
         if event.type == PASS:
             return self._pass(state, event)
+        if event.type == PICK:
+            return self._pick(state, event)
         raise self.refuse(f"expected a 'sheep' move now, got {event.type!r}", self._rule(state))
 
     def _rule(self, state: SheepHopState) -> str:
@@ -235,14 +239,34 @@ class SheepHop(Game):
             raise self.refuse(f"{raw} is no longer on the board ({state.where[i].value})", R_PEN)
         return i
 
-    def _sheep(self, state: SheepHopState, event: Event) -> SheepHopState:
+    def _mover(self, state: SheepHopState, raw: Any) -> int:
+        """The sheep named ``raw``, if it may move now (the die's colour, or the Patou's list)."""
         ids = state.board.sheep_ids()
-        i = self._sheep_index(state, event.get("sheep"), self._rule(state))
+        i = self._sheep_index(state, raw, self._rule(state))
         allowed = state.patou if state.phase is Phase.PATOU else state.eligible
         if i not in allowed:
             names = ", ".join(ids[j] for j in allowed)
             why = "the Patou moves the other sheep of the jumper's colour" if state.phase is Phase.PATOU else f"the die shows {state.face}"
             raise self.refuse(f"{ids[i]} may not move now: {why} (may move: {names})", self._rule(state))
+        return i
+
+    def _pick(self, state: SheepHopState, event: Event) -> SheepHopState:
+        """Touch entry (table mode): the sheep tapped and the tiles it jumped so far; {} drops it."""
+        if state.mode is Mode.BOARD:
+            raise self.refuse("the full board takes a sheep's whole path in one 'sheep' event", R_MOVE)
+        if not event.payload:
+            return replace(state, picked=None, picked_jumps=())
+        i = self._mover(state, event.get("sheep"))
+        try:
+            jumped, _ = self._table_jumps(state, event.get("jumped", ()))
+        except Bad as e:
+            raise self.refuse(e.message, e.rule) from None
+        return replace(state, picked=i, picked_jumps=tuple(jumped))
+
+    def _sheep(self, state: SheepHopState, event: Event) -> SheepHopState:
+        ids = state.board.sheep_ids()
+        i = self._mover(state, event.get("sheep"))
+        state = replace(state, picked=None, picked_jumps=())
         patou_phase = state.phase is Phase.PATOU
         try:
             if state.mode is Mode.BOARD:
@@ -364,6 +388,7 @@ class SheepHop(Game):
     def _pass(self, state: SheepHopState, event: Event) -> SheepHopState:
         if state.mode is Mode.BOARD:
             raise self.refuse("the app knows the board: a sheep that can move must move", R_MOVE)
+        state = replace(state, picked=None, picked_jumps=())
         ids = state.board.sheep_ids()
         if state.phase is Phase.PATOU:
             i = self._sheep_index(state, event.get("sheep"), R_PATOU)
@@ -477,9 +502,33 @@ class SheepHop(Game):
     def legal_actions(self, state: SheepHopState) -> list[Event]:
         if state.phase is Phase.ROLL:
             return [Event(ROLL, {"die": DIE, "faces": [f.name]}) for f in state.board.faces]
-        return [c.event() for c in self._choices(state)]
+        # Complete events only: the touch-entry picks are an aid, not moves.
+        return [c.event() for c in self._choices(replace(state, picked=None, picked_jumps=()), touch=False)]
 
-    def _choices(self, state: SheepHopState) -> tuple[Choice, ...]:
+    def _animals_in_play(self, state: SheepHopState) -> list[str]:
+        """Animal tiles a sheep could jump now, after the mole runs for the jumps tapped so far."""
+        try:
+            _, tiles = self._table_jumps(state, state.picked_jumps)
+        except Bad:
+            tiles = state.tiles
+        return list(dict.fromkeys(t.kind for t in tiles if t.kind in ANIMAL_TILES))
+
+    def _picked_choices(self, state: SheepHopState) -> tuple[Choice, ...]:
+        """Second tap onwards: each animal tile the picked sheep jumped, in order, then where it ended."""
+        assert state.picked is not None
+        s, jumps = state.board.sheep_ids()[state.picked], list(state.picked_jumps)
+        via = f", jumping the {', the '.join(jumps)}" if jumps else ""
+        out = [
+            Choice(f"{s} moved{via}", SHEEP, {"sheep": s, "pen": False, "jumped": jumps}),
+            Choice(f"{s} reached the pen{via}", SHEEP, {"sheep": s, "pen": True, "jumped": jumps}),
+            *(Choice(f"{s} jumped the {k}", PICK, {"sheep": s, "jumped": [*jumps, k]}) for k in self._animals_in_play(state)),
+        ]
+        if state.phase is Phase.PATOU and not jumps:
+            out.append(Choice(f"{s} cannot move", PASS, {"sheep": s}))
+        out.append(Choice("Choose another sheep", PICK, {}))
+        return tuple(out)
+
+    def _choices(self, state: SheepHopState, touch: bool = True) -> tuple[Choice, ...]:
         ids = state.board.sheep_ids()
         if state.phase is Phase.CAPTURE:
             # One sheep per space the wolves entered: every group up to that size, smallest
@@ -494,10 +543,18 @@ class SheepHop(Game):
             return tuple(out)
         if state.phase not in (Phase.SHEEP, Phase.PATOU):
             return ()
+        if state.mode is Mode.TABLE and state.picked is not None:
+            return self._picked_choices(state)
         movers = state.patou if state.phase is Phase.PATOU else state.eligible
+        # Table mode with animal tiles in play: tap the sheep first, then the tiles it jumped.
+        two_taps = touch and state.mode is Mode.TABLE and bool(self._animals_in_play(state))
         out: list[Choice] = []
         for i in movers:
-            if state.mode is Mode.BOARD:
+            if two_taps:
+                out.append(Choice(f"Move {ids[i]}", PICK, {"sheep": ids[i], "jumped": []}))
+                if state.phase is Phase.PATOU:
+                    out.append(Choice(f"{ids[i]} cannot move", PASS, {"sheep": ids[i]}))
+            elif state.mode is Mode.BOARD:
                 for path, jumped in Walk(state, i).options():
                     dest = "the pen" if path[-1] == PEN else str(path[-1])
                     via = f" jumping {', '.join(jumped)}" if jumped else ""
@@ -551,13 +608,25 @@ class SheepHop(Game):
                 choices=self._choices(state),
                 alert=alert,
             )
+        expects = (SHEEP, PASS, PICK) if state.mode is Mode.TABLE else (SHEEP,)
+        if state.picked is not None:
+            s = ids[state.picked]
+            so_far = f" So far it jumped the {', the '.join(state.picked_jumps)}." if state.picked_jumps else ""
+            return Prompt(
+                who,
+                f"{who}: move {s}. Tap each animal tile it jumps, in order, then where it ended.{so_far}",
+                R_PATOU if state.phase is Phase.PATOU else R_MOVE,
+                expects=expects,
+                choices=self._choices(state),
+                alert=alert,
+            )
         if state.phase is Phase.PATOU:
             names = ", ".join(ids[i] for i in state.patou)
             return Prompt(
                 who,
                 f"The Patou rounds up the flock: move {names}, one at a time, in the order you choose.",
                 R_PATOU,
-                expects=(SHEEP, PASS) if state.mode is Mode.TABLE else (SHEEP,),
+                expects=expects,
                 choices=self._choices(state),
                 alert=alert,
             )
@@ -569,8 +638,7 @@ class SheepHop(Game):
             text = f"{who}: move any sheep still on the board ({names})."
         text += " One space, or jumps over animals; a sheep that reaches the pen is safe."
         if state.mode is Mode.TABLE and any(t.kind in ANIMAL_TILES for t in state.tiles):
-            text += " Say which animal tiles it jumped, in order."
-        expects = (SHEEP, PASS) if state.mode is Mode.TABLE else (SHEEP,)
+            text += " Tap the sheep, then each animal tile it jumps, in order."
         return Prompt(who, text, R_SHEEP_FACE, expects=expects, choices=self._choices(state), alert=alert)
 
     def scores(self, state: SheepHopState) -> dict[str, int]:
@@ -616,6 +684,7 @@ class SheepHop(Game):
                 for s, w, a in zip(ids, state.where, state.at, strict=True)
             },
             "may_move": [ids[i] for i in (state.patou if state.phase is Phase.PATOU else state.eligible)],
+            "picked": None if state.picked is None else {"sheep": ids[state.picked], "jumped": list(state.picked_jumps)},
             "last": state.last,
             "result": None if o is None else {"won": o.detail["won"], "title": o.detail["title"]},
         }

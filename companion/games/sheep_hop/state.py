@@ -73,6 +73,9 @@ class SheepHopState:
     eligible: tuple[int, ...] = ()  # sheep that may move for this face
     capture_due: int = 0  # table mode: spaces the wolves entered whose captures are not yet entered
     patou: tuple[int, ...] = ()  # sheep the Patou still has to move
+    # Table mode, touch entry: the sheep tapped and the animal tiles tapped so far (nothing moved yet).
+    picked: int | None = None
+    picked_jumps: tuple[str, ...] = ()
     last: str = ""  # what the last event did, in words
 
     def count(self, where: Where) -> int:

@@ -268,3 +268,31 @@ def test_table_mode_captures_at_most_one_sheep_per_space_the_wolves_entered() ->
     state = GAME.apply(new(tiles=[{"tile": "fox", "at": [4, 1]}]), roll("white"))
     state = GAME.apply(state, Event("sheep", {"sheep": "white1", "pen": False, "jumped": ["fox"]}))
     refused(state, Event("capture", {"sheep": ["black1", "black2", "black3"]}), "The Fox")
+
+
+def test_table_mode_reports_jumped_tiles_by_touch() -> None:
+    # Special Tiles: each animal tile acts when a sheep jumps it, so the table must be able to
+    # say, by touch, which tiles a sheep jumped and in what order: tap the sheep, then each tile.
+    tiles = [{"tile": "fox", "at": [4, 1]}, {"tile": "mole", "at": [3, 3]}, {"tile": "molehill", "at": [2, 5]}]
+    state = GAME.apply(new(tiles=tiles), roll("white"))
+    p = GAME.prompt(state)
+    assert [c.label for c in p.choices] == ["Move white1", "Move white2", "Move white3", "No sheep can move"]
+    picked = GAME.apply(state, p.choices[0].event())
+    assert GAME.state_json(picked)["picked"] == {"sheep": "white1", "jumped": []}
+    labels = [c.label for c in GAME.prompt(picked).choices]
+    assert labels == [
+        "white1 moved", "white1 reached the pen", "white1 jumped the fox", "white1 jumped the mole", "Choose another sheep"
+    ]
+    picked = GAME.apply(picked, GAME.prompt(picked).choices[3].event())  # the mole: it runs, the molehill becomes a mole
+    picked = GAME.apply(picked, GAME.prompt(picked).choices[2].event())  # then the fox
+    assert GAME.state_json(picked)["picked"] == {"sheep": "white1", "jumped": ["mole", "fox"]}
+    assert "jumped the mole, the fox" in GAME.prompt(picked).text
+    done = GAME.apply(picked, GAME.prompt(picked).choices[0].event())
+    assert done.phase is Phase.CAPTURE and GAME.state_json(done)["picked"] is None
+    assert {t["tile"]: t["at"] for t in GAME.state_json(done)["tiles"]} == {"fox": [4, 1], "molehill": [3, 3], "mole": [2, 5]}
+    again = GAME.apply(picked, Event("pick", {}))
+    assert GAME.prompt(again).choices == p.choices
+    refused(state, Event("pick", {"sheep": "black1", "jumped": []}), "sheep faces")
+    refused(state, Event("pick", {"sheep": "white1", "jumped": ["rock"]}), "The Rock")
+    # Legal actions stay complete events (a move with no tile jumped, or a pass).
+    assert {e.type for e in GAME.legal_actions(state)} == {"sheep", "pass"}
