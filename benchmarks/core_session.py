@@ -8,19 +8,16 @@ session of 10,000 events.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from _machine import describe
 
-from _machine import describe  # noqa: E402
-
-from companion.events import Event  # noqa: E402
-from companion.session import Session  # noqa: E402
-from companion.store import Store  # noqa: E402
-from companion.testing import register  # noqa: E402
+from companion.events import Event
+from companion.session import Session
+from companion.store import Store
+from companion.testing import register
 
 SETUP = {"players": ["Ann", "Bob", "Cy", "Di"]}
 
