@@ -4,6 +4,7 @@ any event the rules forbid is refused with the rule named and the state unchange
 from __future__ import annotations
 
 import copy
+import os
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +17,8 @@ from companion.games.shear_panic.actions import Action, line_start
 from companion.games.shear_panic.flock import DIRECTIONS, is_connected
 from companion.games.shear_panic.state import Phase, State
 
+# More examples for a soak run: SHEAR_PANIC_EXAMPLES=500 pytest tests/games/shear_panic
+EXAMPLES = int(os.environ.get("SHEAR_PANIC_EXAMPLES", "25"))
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
 WHOLE_PHASES = {Phase.ACTION, Phase.TRUCK_ROLL, Phase.PANIC_ROLL, Phase.PUSH, Phase.TURN}
 DIRECTION_NAMES = [*DIRECTIONS, "sideways"]
@@ -70,7 +73,7 @@ def canonical(s: State, e: Event) -> tuple[str, dict[str, Any]]:
     return e.type, payload
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.sampled_from([3, 4]), st.integers(10, 90))
 def test_legal_play_keeps_the_flock_sound_and_illegal_events_are_refused(data: st.DataObject, n: int, steps: int) -> None:
     s = GAME.initial_state(GAME.validate_setup({"players": PLAYERS[:n]}))
@@ -101,7 +104,7 @@ def test_legal_play_keeps_the_flock_sound_and_illegal_events_are_refused(data: s
         check_invariants(s)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=max(10, EXAMPLES // 3), deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_games_end_with_a_ranking_of_everyone(seed: int) -> None:
     import random
