@@ -269,16 +269,32 @@ class SheepHop(Game):
         state = replace(state, picked=None, picked_jumps=())
         patou_phase = state.phase is Phase.PATOU
         try:
+            caught: list[int] = []
             if state.mode is Mode.BOARD:
-                end, jumped, tiles_after = Walk(state, i).run(event.get("path", ()))
-                tiles = tuple(Tile(tiles_after[t.at], t.at) for t in state.tiles)
+                # The tiles acted as they were jumped (the Mole ran, the Raccoon turned the
+                # wolves, the Fox moved them and they caught whom they passed).
+                end, jumped, scene = Walk(state, i).run(event.get("path", ()))
+                tiles = tuple(Tile(scene.tiles[t.at], t.at) for t in state.tiles)
                 where = list(state.where)
                 at = list(state.at)
-                if end is None:
+                if scene.mover_caught:
+                    where[i], at[i] = Where.DEN, None
+                elif end is None:
                     where[i], at[i] = Where.PEN, None
                 else:
                     at[i] = end
-                state = replace(state, where=tuple(where), at=tuple(at), tiles=tiles)
+                caught = [*scene.caught, *([i] if scene.mover_caught else [])]
+                for j in scene.caught:
+                    where[j], at[j] = Where.DEN, None
+                state = replace(
+                    state,
+                    where=tuple(where),
+                    at=tuple(at),
+                    tiles=tiles,
+                    wolves=tuple(scene.wolves),
+                    raccoon_clockwise=scene.raccoon_clockwise,
+                    patou=tuple(j for j in state.patou if where[j] is Where.BOARD),
+                )
             else:
                 pen = event.get("pen", False)
                 if not isinstance(pen, bool):
@@ -293,6 +309,9 @@ class SheepHop(Game):
         verb = "reached the pen" if state.where[i] is Where.PEN else "moved"
         state = replace(state, last=f"{ids[i]} {verb}" + (f", jumping {', '.join(jumped)}" if jumped else ""))
         state = self._effects(state, i, jumped, patou_phase)
+        if state.mode is Mode.BOARD and "fox" in jumped:
+            names = ", ".join(ids[j] for j in caught)
+            state = replace(state, last=_join(state.last, f"the wolves caught {names}" if caught else "the wolves caught no sheep"))
         if patou_phase:
             state = replace(state, patou=tuple(j for j in state.patou if j != i))
         else:
@@ -317,10 +336,13 @@ class SheepHop(Game):
         return tuple(raw), tuple(tiles)
 
     def _effects(self, state: SheepHopState, sheep: int, jumped: tuple[str, ...], patou_phase: bool) -> SheepHopState:
-        """Animal tiles the sheep jumped, in order (the mole already ran during the move)."""
+        """Animal tiles the sheep jumped, in order (the mole already ran during the move; on the
+        full board the Raccoon and the Fox acted as they were jumped too)."""
         notes = []
         for kind in jumped:
-            if kind == "raccoon":
+            if state.mode is Mode.BOARD and kind in ("raccoon", "fox"):
+                notes.append("the Raccoon turned the wolves round" if kind == "raccoon" else "the Fox moved both wolves one space")
+            elif kind == "raccoon":
                 wolves = tuple(Wolf(w.position, not w.clockwise) for w in state.wolves)
                 state = replace(state, wolves=wolves, raccoon_clockwise=not state.raccoon_clockwise)
                 notes.append("the Raccoon turned the wolves round")
@@ -331,8 +353,7 @@ class SheepHop(Game):
                     wolves.append(moved)
                     entered += cells
                 state = replace(state, wolves=tuple(wolves))
-                # Full board: the app sees whom they pass; otherwise the table says.
-                state = self._captured(state, entered) if state.mode is Mode.BOARD else replace(state, capture_due=state.capture_due + len(entered))
+                state = replace(state, capture_due=state.capture_due + len(entered))  # the table says whom they caught
                 notes.append("the Fox moved both wolves one space")
             elif kind == "patou" and not patou_phase:
                 colour = self._colour(state, sheep)

@@ -7,6 +7,7 @@ Pure helpers over plain values; the game module turns ``Bad`` into the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .data import DIRECTIONS, Board, Cell
@@ -18,6 +19,7 @@ R_MOVE = "Movement Rules for Clever Sheep"
 R_PEN = "Turn Sequence (the sheep pen)"
 R_ROCK = "Special Tiles: The Rock"
 R_MOLE = "Special Tiles: The Mole and Its Molehill"
+R_FOX = "Special Tiles: The Fox"
 
 
 class Bad(Exception):
@@ -65,65 +67,112 @@ def _blocked_message(kind: str) -> Bad:
     return Bad("no sheep can jump over or stop on the Molehill", R_MOLE)
 
 
+@dataclass
+class Scene:
+    """What a move can change while it happens: tiles (the Mole runs), the wolves (the Raccoon
+    turns them, the Fox moves them and they catch sheep), and which sheep are still about."""
+
+    tiles: dict[Cell, str]
+    wolves: list[Wolf]
+    sheep: dict[Cell, int]  # the other sheep on the board, by space
+    raccoon_clockwise: bool
+    caught: list[int] = field(default_factory=list)  # other sheep the wolves caught during the move
+    mover_caught: bool = False
+
+    def copy(self) -> Scene:
+        return Scene(dict(self.tiles), list(self.wolves), dict(self.sheep), self.raccoon_clockwise, list(self.caught), self.mover_caught)
+
+
 class Walk:
-    """One sheep's move on the full board, checked step by step."""
+    """One sheep's move on the full board, checked step by step.
+
+    Every animal tile acts the moment it is jumped: the Mole runs (so a later jump meets the new
+    molehill), the Raccoon turns the wolves, the Fox moves them at once and they catch what they
+    pass, the moving sheep included (its move then ends there).  The Patou acts after the move.
+    """
 
     def __init__(self, state: SheepHopState, sheep: int) -> None:
         self.board = state.board
+        self.sheep = sheep
         self.start = state.at[sheep]
-        self.sheep_cells = {
-            a for j, (w, a) in enumerate(zip(state.where, state.at, strict=True)) if w is Where.BOARD and j != sheep
-        }
-        self.wolf_cells = {wolf_cell(self.board, i, w) for i, w in enumerate(state.wolves)}
-        self.tiles = {t.at: t.kind for t in state.tiles}
+        self.scene = Scene(
+            tiles={t.at: t.kind for t in state.tiles},
+            wolves=list(state.wolves),
+            sheep={a: j for j, (w, a) in enumerate(zip(state.where, state.at, strict=True)) if w is Where.BOARD and j != sheep and a is not None},
+            raccoon_clockwise=state.raccoon_clockwise,
+        )
 
-    def _land(self, pos: Cell, d: Cell, target: Cell, tiles: dict[Cell, str]) -> None:
+    def _wolf_cells(self, scene: Scene) -> set[Cell]:
+        return {wolf_cell(self.board, i, w) for i, w in enumerate(scene.wolves)}
+
+    def _land(self, pos: Cell, d: Cell, target: Cell, scene: Scene) -> None:
         if target == self.board.pen:
             if (target[0] - d[0], target[1] - d[1]) != self.board.exit:
                 raise Bad("the pen is reached only through the meadow exit", R_PEN)
             return
         if target not in self.board.spaces:
             raise Bad(f"{list(target)} is not a space of the meadow", R_MOVE)
-        kind = tiles.get(target)
+        kind = scene.tiles.get(target)
         if kind in ("rock", "molehill"):
             raise _blocked_message(kind)
-        if kind is not None or target in self.sheep_cells or target in self.wolf_cells:
+        if kind is not None or target in scene.sheep or target in self._wolf_cells(scene):
             raise Bad(f"a sheep may only land on a free space; {list(target)} is taken", R_MOVE)
 
-    def step(self, pos: Cell, target: Cell, tiles: dict[Cell, str], first: bool) -> tuple[bool, str | None]:
-        """Check one leg; returns (was it a jump, tile kind jumped).  Flips the mole in ``tiles``."""
+    def _jumped(self, kind: str, mid: Cell, landed: Cell, scene: Scene) -> None:
+        """The tile's effect, at once (the Patou's comes after the move)."""
+        if kind == "mole":  # the mole runs away: mole and molehill swap sides
+            for c, k in scene.tiles.items():
+                if k == "molehill":
+                    scene.tiles[c] = "mole"
+            scene.tiles[mid] = "molehill"
+        elif kind == "raccoon":  # the tile flips and both pawns turn round
+            scene.wolves = [Wolf(w.position, not w.clockwise) for w in scene.wolves]
+            scene.raccoon_clockwise = not scene.raccoon_clockwise
+        elif kind == "fox":  # the wolves advance one space each, catching what they pass
+            tiles = [Tile(k, c) for c, k in scene.tiles.items()]
+            entered: list[Cell] = []
+            for i, w in enumerate(scene.wolves):
+                scene.wolves[i], cells = advance(self.board, tiles, i, w, 1)
+                entered += cells
+            for c in entered:
+                if c in scene.sheep:
+                    scene.caught.append(scene.sheep.pop(c))
+                if c == landed:
+                    scene.mover_caught = True
+
+    def step(self, pos: Cell, target: Cell, scene: Scene, first: bool) -> tuple[bool, str | None]:
+        """Check one leg and play it on ``scene``; returns (was it a jump, tile kind jumped)."""
+        if scene.mover_caught:
+            raise Bad(f"the wolves caught the sheep on {list(pos)} when it jumped the Fox: its move ends there", R_FOX)
         dr, dc = target[0] - pos[0], target[1] - pos[1]
         if abs(dr) + abs(dc) == 1:
             if not first:
                 raise Bad("a sheep cannot make a regular move after a jump", R_MOVE)
-            self._land(pos, (dr, dc), target, tiles)
+            self._land(pos, (dr, dc), target, scene)
             return False, None
         if (dr == 0 or dc == 0) and abs(dr) + abs(dc) == 2:
             d = (dr // 2, dc // 2)
             mid = (pos[0] + d[0], pos[1] + d[1])
-            kind = tiles.get(mid)
+            kind = scene.tiles.get(mid)
             if kind in ("rock", "molehill"):
                 raise _blocked_message(kind)
-            if not (mid in self.sheep_cells or mid in self.wolf_cells or kind in ANIMAL_TILES):
+            if not (mid in scene.sheep or mid in self._wolf_cells(scene) or kind in ANIMAL_TILES):
                 raise Bad(f"a sheep can only jump over another animal; {list(mid)} holds none", R_MOVE)
-            self._land(pos, d, target, tiles)
-            if kind == "mole":  # the mole runs away: mole and molehill swap sides at once
-                for c, k in tiles.items():
-                    if k == "molehill":
-                        tiles[c] = "mole"
-                tiles[mid] = "molehill"
+            self._land(pos, d, target, scene)
+            if kind is not None:
+                self._jumped(kind, mid, target, scene)
             return True, kind
         if target == self.board.pen:
             raise Bad("the pen is reached only through the meadow exit, by a step or a jump", R_PEN)
         raise Bad("a sheep moves one space, or jumps over one animal, in a straight line (never diagonally)", R_MOVE)
 
-    def run(self, path: Sequence[Any]) -> tuple[Cell | None, tuple[str, ...], dict[Cell, str]]:
-        """(final space or None for the pen, tiles jumped in order, tiles afterwards)."""
+    def run(self, path: Sequence[Any]) -> tuple[Cell | None, tuple[str, ...], Scene]:
+        """(final space or None for the pen, tiles jumped in order, the scene afterwards)."""
         if not path:
             raise Bad("a move needs at least one space", R_MOVE)
         pos = self.start
         assert pos is not None
-        tiles = dict(self.tiles)
+        scene = self.scene.copy()
         jumped: list[str] = []
         regular = False
         for i, raw in enumerate(path):
@@ -132,53 +181,54 @@ class Walk:
             if regular:
                 raise Bad("a regular move is one space only; only jumps can be chained", R_MOVE)
             target = self.board.pen if raw == PEN else _cell(raw)
-            jump, kind = self.step(pos, target, tiles, first=i == 0)
+            jump, kind = self.step(pos, target, scene, first=i == 0)
             regular = not jump
             if kind:
                 jumped.append(kind)
             pos = target
-        return (None if pos == self.board.pen else pos), tuple(jumped), tiles
+        return (None if pos == self.board.pen else pos), tuple(jumped), scene
 
     def options(self, limit: int = 400) -> list[tuple[list[Any], tuple[str, ...]]]:
-        """Legal moves as (path, tiles jumped), one per distinct (end, tiles jumped)."""
+        """Legal moves as (path, tiles jumped), one per distinct outcome."""
         start = self.start
         assert start is not None
-        seen: set[tuple[Any, tuple[str, ...]]] = set()
+        seen: set[Any] = set()
         out: list[tuple[list[Any], tuple[str, ...]]] = []
 
-        def emit(path: list[Any], jumped: tuple[str, ...]) -> None:
-            key = (path[-1] if path[-1] == PEN else tuple(path[-1]), jumped)
+        def emit(path: list[Any], jumped: tuple[str, ...], scene: Scene) -> None:
+            key = (path[-1] if path[-1] == PEN else tuple(path[-1]), jumped, scene.mover_caught, tuple(sorted(scene.caught)))
             if key not in seen:
                 seen.add(key)
                 out.append((list(path), jumped))
 
         for d in DIRECTIONS:
             t = (start[0] + d[0], start[1] + d[1])
+            scene = self.scene.copy()
             try:
-                self.step(start, t, dict(self.tiles), first=True)
+                self.step(start, t, scene, first=True)
             except Bad:
                 continue
-            emit([PEN if t == self.board.pen else list(t)], ())
+            emit([PEN if t == self.board.pen else list(t)], (), scene)
 
-        def jumps(pos: Cell, tiles: dict[Cell, str], path: list[Any], jumped: tuple[str, ...], visited: set[Cell]) -> None:
+        def jumps(pos: Cell, scene: Scene, path: list[Any], jumped: tuple[str, ...], visited: set[Cell]) -> None:
             for d in DIRECTIONS:
                 if len(out) >= limit:
                     return
                 t = (pos[0] + 2 * d[0], pos[1] + 2 * d[1])
                 if t in visited:
                     continue
-                after = dict(tiles)
+                after = scene.copy()
                 try:
                     _, kind = self.step(pos, t, after, first=False)
                 except Bad:
                     continue
                 here = (*jumped, kind) if kind else jumped
                 entry = PEN if t == self.board.pen else list(t)
-                emit([*path, entry], here)
-                if t != self.board.pen:
+                emit([*path, entry], here, after)
+                if t != self.board.pen and not after.mover_caught:
                     jumps(t, after, [*path, entry], here, visited | {t})
 
-        jumps(start, dict(self.tiles), [], (), {start})
+        jumps(start, self.scene.copy(), [], (), {start})
         return out
 
 

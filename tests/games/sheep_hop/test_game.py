@@ -296,3 +296,20 @@ def test_table_mode_reports_jumped_tiles_by_touch() -> None:
     refused(state, Event("pick", {"sheep": "white1", "jumped": ["rock"]}), "The Rock")
     # Legal actions stay complete events (a move with no tile jumped, or a pass).
     assert {e.type for e in GAME.legal_actions(state)} == {"sheep", "pass"}
+
+
+def test_fox_moves_the_wolves_at_once_even_in_the_middle_of_a_chain() -> None:
+    # Special Tiles, The Fox: "the wolves immediately advance one space each". white1 (3,1) jumps
+    # the fox (2,1) to (1,1); the big wolf advances from (1,0) onto (1,1) and catches it there, so
+    # its chain of jumps ends: it cannot go on over black1 (1,2) to (1,3).
+    tiles = [{"tile": "fox", "at": [2, 1]}]
+    state = placed(new("board", tiles=tiles), white1=(3, 1), black1=(1, 2))
+    state = GAME.apply(state, roll("white"))
+    err = refused(state, move("white1", (1, 1), (1, 3)), "The Fox")
+    assert "caught" in err.reason
+    paths = [c.payload["path"] for c in GAME.prompt(state).choices if c.payload["sheep"] == "white1"]
+    assert [[1, 1]] in paths and [[1, 1], [1, 3]] not in paths
+    after = GAME.apply(state, move("white1", (1, 1)))
+    j = GAME.state_json(after)
+    assert j["sheep"]["white1"] == {"where": "den", "at": None} and j["wolves"]["big"]["space"] == [1, 1]
+    assert j["sheep"]["black1"]["where"] == "board" and "caught white1" in j["last"]
