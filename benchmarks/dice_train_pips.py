@@ -26,9 +26,39 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.paths import shared_data  # noqa: E402
-from hardware.dice.pips import PipParams, TopModel, locate_pips, pip_features, read_pips  # noqa: E402
+from hardware.dice.pips import (  # noqa: E402
+    PipParams,
+    TopModel,
+    face_candidates,
+    locate_pips,
+    pip_features,
+    read_pips,
+)
 
 MODEL_FILE = ROOT / "hardware" / "dice" / "pip_model.py"
+
+
+def _boxes(folder: Path, row: dict[str, str], w: int, h: int, grow: float = 0.0) -> list[tuple[float, ...]]:
+    boxes = []
+    for line in (folder / row["path"]).with_suffix(".txt").read_text().split("\n"):
+        if line.strip():
+            _, cx, cy, bw, bh = (float(v) for v in line.split())
+            bw, bh = bw * (1 + grow), bh * (1 + grow)
+            boxes.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+    return boxes
+
+
+def labelled_faces(folder: Path, rows: list[dict[str, str]], top: TopModel) -> tuple[np.ndarray, np.ndarray]:
+    """Face candidates (found with the given pip model), labelled "top face"
+    when their centre lies in a YOLO box grown by a quarter."""
+    xs, ys = [], []
+    for row in rows:
+        gray = cv2.cvtColor(cv2.imread(str(folder / row["path"])), cv2.COLOR_BGR2GRAY)
+        boxes = _boxes(folder, row, gray.shape[1], gray.shape[0], grow=0.25)
+        for c in face_candidates(gray, PipParams(), None, top):
+            xs.append(c.features)
+            ys.append(any(b[0] <= c.x <= b[2] and b[1] <= c.y <= b[3] for b in boxes))
+    return np.stack(xs), np.array(ys, np.float64)
 
 
 def labelled_pips(folder: Path, rows: list[dict[str, str]]) -> tuple[np.ndarray, np.ndarray]:
@@ -38,12 +68,7 @@ def labelled_pips(folder: Path, rows: list[dict[str, str]]) -> tuple[np.ndarray,
         image = cv2.imread(str(folder / row["path"]))
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         h, w = gray.shape
-        boxes = []
-        label_file = (folder / row["path"]).with_suffix(".txt")
-        for line in label_file.read_text().split("\n"):
-            if line.strip():
-                _, cx, cy, bw, bh = (float(v) for v in line.split())
-                boxes.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+        boxes = _boxes(folder, row, w, h)
         pips, regions, _ = locate_pips(gray, params)
         if not pips:
             continue
@@ -66,15 +91,23 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 3000, rate:
     return TopModel(tuple(map(float, mean)), tuple(map(float, scale)), tuple(map(float, w)), float(b))
 
 
-def image_accuracy(folder: Path, rows: list[dict[str, str]], model: TopModel) -> float:
+def train(folder: Path, rows: list[dict[str, str]]) -> tuple[TopModel, TopModel, int]:
+    """Both models: the pip model first, then the face model on its output."""
+    x, y = labelled_pips(folder, rows)
+    top = fit(x, y)
+    face = fit(*labelled_faces(folder, rows, top))
+    return top, face, len(y)
+
+
+def image_accuracy(folder: Path, rows: list[dict[str, str]], model: TopModel, face: TopModel) -> float:
     good = 0
     for row in rows:
-        got = sorted(r.face for r in read_pips(cv2.imread(str(folder / row["path"])), model=model))
+        got = sorted(r.face for r in read_pips(cv2.imread(str(folder / row["path"])), model=model, face_model=face))
         good += got == sorted(int(v) for v in row["values"].split())
     return good / len(rows)
 
 
-def write_model(model: TopModel, n_pips: int, n_images: int) -> None:
+def write_model(model: TopModel, face: TopModel, n_pips: int, n_images: int) -> None:
     def fmt(v: tuple[float, ...]) -> str:
         return "(" + ", ".join(f"{x:.6g}" for x in v) + ")"
 
@@ -86,6 +119,11 @@ def write_model(model: TopModel, n_pips: int, n_images: int) -> None:
         f"SCALE = {fmt(model.scale)}\n"
         f"WEIGHTS = {fmt(model.weights)}\n"
         f"BIAS = {model.bias:.6g}\n"
+        "\n# The face model (hardware.dice.pips.FACE_FEATURES).\n"
+        f"FACE_MEAN = {fmt(face.mean)}\n"
+        f"FACE_SCALE = {fmt(face.scale)}\n"
+        f"FACE_WEIGHTS = {fmt(face.weights)}\n"
+        f"FACE_BIAS = {face.bias:.6g}\n"
     )
 
 
@@ -101,18 +139,17 @@ def main() -> int:
     if args.folds > 1:
         accs = []
         for k in range(args.folds):
-            train = [r for i, r in enumerate(rows) if i % args.folds != k]
+            train_rows = [r for i, r in enumerate(rows) if i % args.folds != k]
             test = [r for i, r in enumerate(rows) if i % args.folds == k]
-            model = fit(*labelled_pips(args.data, train))
-            accs.append(image_accuracy(args.data, test, model))
+            top, face, _ = train(args.data, train_rows)
+            accs.append(image_accuracy(args.data, test, top, face))
             print(f"fold {k}: held-out image accuracy {accs[-1]:.3f} on {len(test)} images")
         print(f"held-out image accuracy (mean of {args.folds} folds): {np.mean(accs):.3f}")
-    x, y = labelled_pips(args.data, rows)
-    model = fit(x, y)
-    print(f"trained on {len(y)} pip candidates ({int(y.sum())} on top faces) from {len(rows)} images")
-    print(f"image accuracy on the training photos: {image_accuracy(args.data, rows, model):.3f}")
+    top, face, n_pips = train(args.data, rows)
+    print(f"trained on {n_pips} pip candidates from {len(rows)} images")
+    print(f"image accuracy on the training photos: {image_accuracy(args.data, rows, top, face):.3f}")
     if not args.no_write:
-        write_model(model, len(y), len(rows))
+        write_model(top, face, n_pips, len(rows))
         print(f"wrote {MODEL_FILE.relative_to(ROOT)}")
     return 0
 

@@ -46,6 +46,7 @@ class PipParams:
     die_kernel: int = 82  # white top-hat kernel (px) that keeps dice and drops the table
     die_contrast: int = 15  # a die is this much brighter than the table around it (grey levels)
     min_top: float = 0.5  # probability from the top-face model above which a pip is on a top face
+    min_face: float = 0.5  # probability from the face model above which a pip group is a die's top face
 
 
 @dataclass(frozen=True)
@@ -287,27 +288,25 @@ def top_probability(features: np.ndarray, model: TopModel | None = None) -> np.n
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
-def _one_face_per_die(faces: list[tuple[list[Pip], float]], p: PipParams) -> list[tuple[list[Pip], float]]:
+def _one_face_per_die(faces: list[tuple[FaceCandidate, float]], p: PipParams) -> list[tuple[FaceCandidate, float]]:
     """Keep the likeliest face where two lie closer than two dice can.
 
     Two dice on a table cannot have centres closer than about a die's side
     (seven pip diameters), so of two faces closer than ``min_die_gap`` one is a
-    side face of the other's die: keep the one the top-face model prefers.
+    side face of the other's die: keep the one the face model prefers.
     """
-    kept: list[tuple[list[Pip], float, float, float, float]] = []
-    for face, pr in sorted(faces, key=lambda f: (-f[1], -len(f[0]))):
-        cx = float(np.mean([q.x for q in face]))
-        cy = float(np.mean([q.y for q in face]))
-        d = float(np.median([q.diameter for q in face]))
-        if all(math.hypot(cx - kx, cy - ky) >= p.min_die_gap * max(d, kd) for _, _, kx, ky, kd in kept):
-            kept.append((face, pr, cx, cy, d))
-    return [(face, pr) for face, pr, *_ in kept]
+    kept: list[tuple[FaceCandidate, float]] = []
+    for c, pr in sorted(faces, key=lambda f: (-f[1], -len(f[0].pips))):
+        if all(math.hypot(c.x - k.x, c.y - k.y) >= p.min_die_gap * max(c.d, k.d) for k, _ in kept):
+            kept.append((c, pr))
+    return kept
 
 
 def locate_pips(
     gray: np.ndarray, params: PipParams, scale: float | None = None
-) -> tuple[list[Pip], list[int], np.ndarray]:
-    """Candidate pips, the bright region each lies on (0 = none), region stats."""
+) -> tuple[list[Pip], list[int], tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Candidate pips, the bright region each lies on (0 = none), and the
+    regions (labels, stats, depth at half resolution)."""
     scale = gray.shape[1] / params.reference_width if scale is None else scale
     pips = find_pips(gray, params, scale)
     labels, stats, depth = die_regions(gray, pips, params, scale)
@@ -324,11 +323,123 @@ def locate_pips(
         else:
             misfit, fill = 4.0, 0.0
         out.append(replace(q, depth=2.0 * float(depth[y, x]) / q.diameter, region_misfit=misfit, region_fill=fill))
-    return out, regions, stats
+    return out, regions, (labels, stats, depth)
+
+
+FACE_FEATURES = (
+    "single_pip",
+    "pips",
+    "top_mean",
+    "top_min",
+    "region_misfit",
+    "region_at_border",
+    "bright_window",
+    "centre_depth",
+    "log_size_vs_frame",
+    "size_spread",
+    "contrast",
+)
+
+
+@dataclass
+class FaceCandidate:
+    """A group of likely top-face pips, before the face model decides."""
+
+    pips: list[Pip]
+    top: float  # mean top-face probability of its pips
+    features: np.ndarray
+    x: float
+    y: float
+    d: float
+
+
+def _bright_window(gray: np.ndarray, face: list[Pip], cx: float, cy: float, d: float) -> float:
+    """Share of a 4-diameter square around the face's centre that is face-bright.
+
+    A real top face is bright all round its pips; a dark hole in a laptop or a
+    letter on a label sits in a busier surround.
+    """
+    h, w = gray.shape
+    r = 2.0 * d
+    x0, x1 = max(0, int(cx - r)), min(w, int(cx + r) + 1)
+    y0, y1 = max(0, int(cy - r)), min(h, int(cy + r) + 1)
+    win = gray[y0:y1, x0:x1].astype(np.float32)
+    if win.size == 0:
+        return 0.0
+    level = float(np.median([q.surround for q in face]))
+    dark = win < 0.6 * level  # the pips themselves
+    usable = win.size - int(dark.sum())
+    return float(((win >= 0.8 * level) & ~dark).sum()) / max(usable, 1)
+
+
+def face_candidates(
+    gray: np.ndarray, params: PipParams = PipParams(), scale: float | None = None, model: TopModel | None = None
+) -> list[FaceCandidate]:
+    """Groups of top-face pips, each with the features the face model weighs."""
+    pips, regions, (labels, stats, depth) = locate_pips(gray, params, scale)
+    if not pips:
+        return []
+    prob = top_probability(pip_features(pips, regions), model)
+    round_areas = [q.area for q in pips if q.elongation < 1.4] or [q.area for q in pips]
+    frame_area = float(np.median(round_areas))
+    by_region: dict[int, list[tuple[Pip, float]]] = {}
+    for q, r, pr in zip(pips, regions, prob, strict=True):
+        if pr >= params.min_top:
+            by_region.setdefault(r, []).append((q, float(pr)))
+    hh, ww = labels.shape
+    out = []
+    for lab, members in by_region.items():
+        score = {id(q): pr for q, pr in members}
+        top = [q for q, _ in members]
+        if lab:
+            x, y, bw, bh, _ = (int(v) for v in stats[lab])
+            at_border = float(x == 0 or y == 0 or x + bw >= ww or y + bh >= hh)
+        else:
+            at_border = 1.0
+        for face in group_pips(top, params.face_span) if lab else [[q] for q in top]:
+            ps = np.array([score[id(q)] for q in face])
+            areas = np.array([q.area for q in face])
+            cx = float(np.mean([q.x for q in face]))
+            cy = float(np.mean([q.y for q in face]))
+            d = float(np.median([q.diameter for q in face]))
+            cdepth = 2.0 * float(depth[min(int(cy / 2), hh - 1), min(int(cx / 2), ww - 1)]) / d
+            feats = np.array(
+                [
+                    float(len(face) == 1),
+                    float(min(len(face), 7)),
+                    float(ps.mean()),
+                    float(ps.min()),
+                    float(min(face[0].region_misfit, 4.0)),
+                    at_border,
+                    _bright_window(gray, face, cx, cy, d),
+                    min(cdepth, 5.0),
+                    float(np.log(areas.mean() / frame_area)),
+                    float(areas.std() / areas.mean()),
+                    float(np.mean([q.contrast for q in face])),
+                ],
+                np.float32,
+            )
+            out.append(FaceCandidate(face, float(ps.mean()), feats, cx, cy, d))
+    return out
+
+
+def face_probability(features: np.ndarray, model: TopModel | None = None) -> np.ndarray:
+    """The face model: is this group of pips a die's top face (not a side face or clutter)?"""
+    if model is None:
+        from . import pip_model
+
+        if not hasattr(pip_model, "FACE_WEIGHTS"):
+            return np.ones(len(features))
+        model = TopModel(pip_model.FACE_MEAN, pip_model.FACE_SCALE, pip_model.FACE_WEIGHTS, pip_model.FACE_BIAS)
+    return top_probability(features, model)
 
 
 def read_pips(
-    frame: np.ndarray, region: Box | None = None, params: PipParams = PipParams(), model: TopModel | None = None
+    frame: np.ndarray,
+    region: Box | None = None,
+    params: PipParams = PipParams(),
+    model: TopModel | None = None,
+    face_model: TopModel | None = None,
 ) -> list[DieReading]:
     """Every pip die in ``frame`` (BGR or grey), within ``region`` if given."""
     ox = oy = 0
@@ -337,27 +448,19 @@ def read_pips(
         ox, oy, w, h = region
         frame = frame[oy : oy + h, ox : ox + w]
     gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    pips, regions, _ = locate_pips(gray, params, scale)
-    prob = top_probability(pip_features(pips, regions), model)
-    by_region: dict[int, list[tuple[Pip, float]]] = {}
-    for q, r, pr in zip(pips, regions, prob, strict=True):
-        if pr >= params.min_top:
-            by_region.setdefault(r, []).append((q, float(pr)))
-    faces: list[tuple[list[Pip], float]] = []
-    for lab, members in by_region.items():
-        score = {id(q): pr for q, pr in members}
-        top = [q for q, _ in members]
-        for face in group_pips(top, params.face_span) if lab else [[q] for q in top]:
-            faces.append((face, float(np.mean([score[id(q)] for q in face]))))
+    candidates = face_candidates(gray, params, scale, model)
+    if not candidates:
+        return []
+    p_face = face_probability(np.stack([c.features for c in candidates]), face_model)
+    kept = [(c, float(p)) for c, p in zip(candidates, p_face, strict=True) if p >= params.min_face]
     readings = []
-    for face, pr in _one_face_per_die(faces, params):
-        dd = float(np.median([q.diameter for q in face]))
-        x, y, w, h = _box(face, pad=0.5 * dd)
+    for c, p in _one_face_per_die(kept, params):
+        x, y, w, h = _box(c.pips, pad=0.5 * c.d)
         readings.append(
             DieReading(
                 kind="pips",
-                face=min(len(face), 6),
-                confidence=round(_confidence(face, pr), 3),
+                face=min(len(c.pips), 6),
+                confidence=round(_confidence(c.pips, p), 3),
                 box=(x + ox, y + oy, w, h),
             )
         )
