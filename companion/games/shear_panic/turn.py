@@ -16,7 +16,6 @@ from typing import Any
 from . import actions, regroup, scoring
 from .actions import Action, Refusal
 from .flock import (
-    BLACK,
     COUNT,
     DIAGONAL,
     DIRECTIONS,
@@ -169,9 +168,8 @@ def on_panic_roll(state: State, face: object) -> State:
 
 def on_push(state: State, payload: Mapping[str, Any]) -> State:
     assert state.push_colour is not None
-    sheep = sheep_at(
-        state, payload.get("sheep", state.push_colour if state.push_colour == BLACK else None), state.push_colour
-    )
+    # With one sheep of the colour left (always so for black) there is nothing to choose.
+    sheep = sheep_at(state, payload.get("sheep", state.push_colour), state.push_colour)
     grid = actions.lamb_push(state.flock.grid(), sheep, step_of(payload.get("direction")))
     then = Then.END_TRUCK if state.truck else Then.END_TURN
     return settle(replace(state, flock=Flock.of(grid), push_colour=None, then=then))
