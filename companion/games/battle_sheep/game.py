@@ -70,6 +70,12 @@ def _distance(a: Hex, b: Hex) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
+def _trapped(state: BattleSheepState, at: Hex, occupied: Mapping[Hex, Any] | None = None) -> bool:
+    """Blocked on all sides by other sheep (or the field's edge): the stack can no longer move."""
+    occ = state.by_hex() if occupied is None else occupied
+    return all(n not in state.field or n in occ for n in ((at[0] + dq, at[1] + dr) for dq, dr in DIRECTIONS))
+
+
 def can_move(state: BattleSheepState, player: int, occupied: Mapping[Hex, Stack] | None = None) -> bool:
     """A player can move if some stack of 2+ sheep has a free pasture beside it."""
     occ = state.by_hex() if occupied is None else occupied
@@ -508,6 +514,7 @@ class BattleSheep(Game):
     def state_json(self, state: BattleSheepState) -> dict[str, Any]:
         names = self.players(state)
         pastures, herds = self._figures_now(state)
+        occ = state.by_hex()
         who = names[self._whose(state)] if state.phase in (Phase.BUILD, Phase.START, Phase.PLAY) else None
         return {
             "mode": state.mode.value,
@@ -519,5 +526,6 @@ class BattleSheep(Game):
             "boards_placed": len(state.boards),
             "field": [list(h) for h in sorted(state.field)],
             "stacks": [{"at": list(s.at), "player": names[s.owner], "count": s.count} for s in state.stacks],
+            "trapped": [list(s.at) for s in state.stacks if _trapped(state, s.at, occ)],
             "picked": None if state.picked is None else {"from": list(state.picked[0]), "to": list(state.picked[1])},
         }

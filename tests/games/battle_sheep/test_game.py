@@ -135,6 +135,9 @@ def test_a_player_who_cannot_move_is_out_and_skipped() -> None:
     state = GAME.apply(state, Event("correction", {"stacks": layout, "active": "Ben"}))
     assert state.out == frozenset({1}) and GAME.prompt(state).player == "Ann"
     assert GAME.state_json(state)["out"] == ["Ben"]
+    # Game Play: a stack blocked on all sides (sheep or the field's edge) is trapped; Ben's single
+    # on (3, 1) is not trapped, it just cannot be split.
+    assert GAME.state_json(state)["trapped"] == [[7, 3]]
     state = GAME.apply(state, Event("move", {"from": [0, 0], "to": [0, 3], "count": 1}))
     assert GAME.prompt(state).player == "Ann"  # Ben is skipped from then on
     assert "Ben" in GAME.prompt(state).alert
