@@ -442,7 +442,8 @@ class BattleSheep(Game):
         if state.phase is Phase.START:
             return Prompt(
                 who,
-                f"{who}: put your stack of {data.SHEEP_PER_PLAYER} sheep on a free pasture on the outside edge of the field.",
+                f"{who}: put your stack of {data.SHEEP_PER_PLAYER} sheep on a free pasture on the outside edge of the field "
+                "(best on one of your own boards, to spread out the stacks).",
                 R_START,
                 expects=(START,),
                 choices=self._choices(state),
