@@ -41,13 +41,13 @@ END = "End of the Game"
 # -- reading payloads ---------------------------------------------------------
 
 
-def sheep_at(state: State, value: object, colour: str | None = None) -> Pos:
+def sheep_at(state: State, value: object, colour: str | None = None, rule: str = MENU) -> Pos:
     """The square of the sheep an event names: ``[x, y]``, or a colour with one sheep left."""
     grid = state.flock.grid()
     if isinstance(value, str):
         where = state.flock.positions_of(value)
         if len(where) != 1:
-            raise Refusal(f"name the {value} sheep by its square [x, y]: {len(where)} are in the flock", MENU)
+            raise Refusal(f"name the {value} sheep by its square [x, y]: {len(where)} are in the flock", rule)
         pos = where[0]
     elif (
         isinstance(value, (list, tuple))
@@ -56,18 +56,18 @@ def sheep_at(state: State, value: object, colour: str | None = None) -> Pos:
     ):
         pos = (value[0], value[1])
     else:
-        raise Refusal(f"'sheep' must be a square [x, y] (or a colour with one sheep left), got {value!r}", MENU)
+        raise Refusal(f"'sheep' must be a square [x, y] (or a colour with one sheep left), got {value!r}", rule)
     if pos not in grid:
-        raise Refusal(f"there is no sheep at {list(pos)}", MENU)
+        raise Refusal(f"there is no sheep at {list(pos)}", rule)
     if colour is not None and grid[pos] != colour:
-        raise Refusal(f"the sheep at {list(pos)} is {grid[pos]}, not {colour}", MENU)
+        raise Refusal(f"the sheep at {list(pos)} is {grid[pos]}, not {colour}", rule)
     return pos
 
 
-def step_of(value: object) -> Pos:
+def step_of(value: object, rule: str = MENU) -> Pos:
     d = direction(value)
     if d is None:
-        raise Refusal(f"unknown direction {value!r}: use front, back, left, right or e.g. front-left", MENU)
+        raise Refusal(f"unknown direction {value!r}: use front, back, left, right or e.g. front-left", rule)
     return d
 
 
@@ -169,8 +169,9 @@ def on_panic_roll(state: State, face: object) -> State:
 def on_push(state: State, payload: Mapping[str, Any]) -> State:
     assert state.push_colour is not None
     # With one sheep of the colour left (always so for black) there is nothing to choose.
-    sheep = sheep_at(state, payload.get("sheep", state.push_colour), state.push_colour)
-    grid = actions.lamb_push(state.flock.grid(), sheep, step_of(payload.get("direction")))
+    rule = START if state.truck else PANIC
+    sheep = sheep_at(state, payload.get("sheep", state.push_colour), state.push_colour, rule)
+    grid = actions.lamb_push(state.flock.grid(), sheep, step_of(payload.get("direction"), rule))
     then = Then.END_TRUCK if state.truck else Then.END_TURN
     return settle(replace(state, flock=Flock.of(grid), push_colour=None, then=then))
 
@@ -195,7 +196,7 @@ def on_regroup_roll(state: State, face: object) -> State:
 
 
 def on_regroup(state: State, payload: Mapping[str, Any]) -> State:
-    sheep = sheep_at(state, payload.get("sheep"))
+    sheep = sheep_at(state, payload.get("sheep"), rule=regroup.SECTION)
     d = payload.get("direction")
     slide = payload.get("slide")
     options = regroup.routes(state.flock.grid(), state.regroup_face)
@@ -344,7 +345,8 @@ def legal_tile_payloads(state: State) -> Iterator[dict[str, Any]]:
                 dx, dy = DIRECTIONS[payload["direction"]]
                 dest = (x + dx, y + dy)
                 if dest in grid or not any(
-                    (dest[0] + nx, dest[1] + ny) in grid and (dest[0] + nx, dest[1] + ny) != (x, y) for nx, ny in NEIGHBOURS
+                    (dest[0] + nx, dest[1] + ny) in grid and (dest[0] + nx, dest[1] + ny) != (x, y)
+                    for nx, ny in NEIGHBOURS
                 ):
                     continue
             if guarded:

@@ -284,3 +284,47 @@ def test_state_json_has_what_a_screen_draws() -> None:
     assert j["field"] == "teammates" and j["facing"] == "north" and j["time_counter"] == 0
     assert {"colour", "x", "y"} == set(j["flock"][0])
     assert j["track"]["spaces"] == 74 and j["track"]["panic"]
+
+
+def test_every_step_of_a_game_has_a_prompt_naming_its_rule() -> None:
+    import random
+
+    from companion.events import Event
+
+    rng = random.Random(11)
+    s = new(THREE)
+    seen = set()
+    while s.phase is not Phase.OVER:
+        p = GAME.prompt(s)
+        assert p.player == GAME.state_json(s)["active"] and p.expects and p.rule and p.text.startswith(p.player)
+        seen.add(s.phase)
+        kind, payload = rng.choice(GAME.legal_moves(s))
+        s = GAME.apply(s, Event(kind, payload))
+    assert GAME.prompt(s).expects == () and GAME.prompt(s).rule == "End of the Game"
+    assert {Phase.TRUCK_ROLL, Phase.PUSH, Phase.ACTION, Phase.REGROUP, Phase.PANIC_ROLL} <= seen
+
+
+def test_choices_are_the_legal_actions_when_few() -> None:
+    s = GAME.apply(in_fields(TALL), ev("action", "Rita", tile="lamb-push-1", sheep=[0, 3], direction="front"))
+    s = GAME.apply(s, roll("regroup", "X"))
+    p = GAME.prompt(s)
+    assert [c.event() for c in p.choices] == GAME.legal_actions(s)
+    for c in p.choices:
+        assert GAME.apply(s, c.event()).phase is not Phase.REGROUP
+
+
+def test_a_correction_that_mends_a_split_flock_ends_the_regrouping() -> None:
+    s = GAME.apply(in_fields(TALL), ev("action", "Rita", tile="lamb-push-1", sheep=[0, 3], direction="front"))
+    assert s.phase is Phase.REGROUP
+    s = GAME.apply(s, ev("correction", flock=Flock.from_rows(TALL).to_json()))
+    assert s.phase is Phase.ACTION and s.active == 1 and s.time_counter == 1
+
+
+def test_panic_push_needs_no_sheep_when_one_of_the_colour_is_left() -> None:
+    s = in_fields(["RGB", "YKY", "B.."], counter=40)  # a green and a red already shorn
+    s = replace(s, shorn=("green", "red"), phase=Phase.PUSH, push_colour="green")
+    out = GAME.apply(s, ev("lamb-push", "Rita", direction="front"))
+    assert out.flock.rows()[0] == ".G."
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(replace(s, push_colour="yellow"), ev("lamb-push", "Rita", direction="front"))
+    assert "E — Panic in the Flock" in err.value.rule and "name the yellow sheep" in str(err.value)

@@ -51,7 +51,9 @@ def random_event(data: st.DataObject, s: State) -> Event:
             return Event(kind, {"tile": tile, "direction": data.draw(st.sampled_from(["left", "right", "back"]))})
         if t is not None and t.action is Action.ALIGNMENT:
             return Event(kind, {"tile": tile, "side": data.draw(st.sampled_from(DIRECTION_NAMES))})
-        return Event(kind, {"tile": tile, "sheep": data.draw(coord), "direction": data.draw(st.sampled_from(DIRECTION_NAMES))})
+        return Event(
+            kind, {"tile": tile, "sheep": data.draw(coord), "direction": data.draw(st.sampled_from(DIRECTION_NAMES))}
+        )
     if kind == "ewe-turn":
         return Event(kind, {"direction": data.draw(st.sampled_from(["left", "right", "front"]))})
     payload: dict[str, Any] = {"sheep": data.draw(coord), "direction": data.draw(st.sampled_from(DIRECTION_NAMES))}
@@ -75,7 +77,9 @@ def canonical(s: State, e: Event) -> tuple[str, dict[str, Any]]:
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.sampled_from([3, 4]), st.integers(10, 90))
-def test_legal_play_keeps_the_flock_sound_and_illegal_events_are_refused(data: st.DataObject, n: int, steps: int) -> None:
+def test_legal_play_keeps_the_flock_sound_and_illegal_events_are_refused(
+    data: st.DataObject, n: int, steps: int
+) -> None:
     s = GAME.initial_state(GAME.validate_setup({"players": PLAYERS[:n]}))
     check_invariants(s)
     for _ in range(steps):
