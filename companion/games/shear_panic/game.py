@@ -76,7 +76,8 @@ class ShearPanic(Game):
             try:
                 check(options[key])
             except ConfigError as e:
-                raise SetupError(f"options.{key}.{e.key}", e.expected, e.actual) from None
+                where = f"options.{key}" if e.key.startswith("(") else f"options.{key}.{e.key}"
+                raise SetupError(where, e.expected, e.actual) from None
         s["options"] = options
         return s
 

@@ -81,6 +81,9 @@ def test_setup_errors_name_the_option_key() -> None:
         GAME.validate_setup({"players": ["A", "B", "C"], "options": {"track": track}})
     assert err.value.key == "options.track.gates.shearing"
     with pytest.raises(SetupError) as err:
+        GAME.validate_setup({"players": ["A", "B", "C"], "options": {"tiles": "twelve"}})
+    assert err.value.key == "options.tiles"
+    with pytest.raises(SetupError) as err:
         GAME.validate_setup({"players": ["A", "B", "C"], "options": {"speed": 2}})
     assert err.value.key == "options.speed"
 
