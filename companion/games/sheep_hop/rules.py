@@ -76,11 +76,20 @@ class Scene:
     wolves: list[Wolf]
     sheep: dict[Cell, int]  # the other sheep on the board, by space
     raccoon_clockwise: bool
+    wolf_at: set[Cell]  # the wolves' spaces, kept in step with ``wolves``
     caught: list[int] = field(default_factory=list)  # other sheep the wolves caught during the move
     mover_caught: bool = False
 
     def copy(self) -> Scene:
-        return Scene(dict(self.tiles), list(self.wolves), dict(self.sheep), self.raccoon_clockwise, list(self.caught), self.mover_caught)
+        return Scene(
+            dict(self.tiles),
+            list(self.wolves),
+            dict(self.sheep),
+            self.raccoon_clockwise,
+            set(self.wolf_at),
+            list(self.caught),
+            self.mover_caught,
+        )
 
 
 class Walk:
@@ -100,10 +109,8 @@ class Walk:
             wolves=list(state.wolves),
             sheep={a: j for j, (w, a) in enumerate(zip(state.where, state.at, strict=True)) if w is Where.BOARD and j != sheep and a is not None},
             raccoon_clockwise=state.raccoon_clockwise,
+            wolf_at={wolf_cell(self.board, i, w) for i, w in enumerate(state.wolves)},
         )
-
-    def _wolf_cells(self, scene: Scene) -> set[Cell]:
-        return {wolf_cell(self.board, i, w) for i, w in enumerate(scene.wolves)}
 
     def _land(self, pos: Cell, d: Cell, target: Cell, scene: Scene) -> None:
         if target == self.board.pen:
@@ -115,7 +122,7 @@ class Walk:
         kind = scene.tiles.get(target)
         if kind in ("rock", "molehill"):
             raise _blocked_message(kind)
-        if kind is not None or target in scene.sheep or target in self._wolf_cells(scene):
+        if kind is not None or target in scene.sheep or target in scene.wolf_at:
             raise Bad(f"a sheep may only land on a free space; {list(target)} is taken", R_MOVE)
 
     def _jumped(self, kind: str, mid: Cell, landed: Cell, scene: Scene) -> None:
@@ -134,6 +141,7 @@ class Walk:
             for i, w in enumerate(scene.wolves):
                 scene.wolves[i], cells = advance(self.board, tiles, i, w, 1)
                 entered += cells
+            scene.wolf_at = {wolf_cell(self.board, i, w) for i, w in enumerate(scene.wolves)}
             for c in entered:
                 if c in scene.sheep:
                     scene.caught.append(scene.sheep.pop(c))
@@ -156,7 +164,7 @@ class Walk:
             kind = scene.tiles.get(mid)
             if kind in ("rock", "molehill"):
                 raise _blocked_message(kind)
-            if not (mid in scene.sheep or mid in self._wolf_cells(scene) or kind in ANIMAL_TILES):
+            if not (mid in scene.sheep or mid in scene.wolf_at or kind in ANIMAL_TILES):
                 raise Bad(f"a sheep can only jump over another animal; {list(mid)} holds none", R_MOVE)
             self._land(pos, d, target, scene)
             if kind is not None:
@@ -201,14 +209,13 @@ class Walk:
                 seen.add(key)
                 out.append((list(path), jumped))
 
-        for d in DIRECTIONS:
+        for d in DIRECTIONS:  # a regular move changes nothing but the sheep's space
             t = (start[0] + d[0], start[1] + d[1])
-            scene = self.scene.copy()
             try:
-                self.step(start, t, scene, first=True)
+                self.step(start, t, self.scene, first=True)
             except Bad:
                 continue
-            emit([PEN if t == self.board.pen else list(t)], (), scene)
+            emit([PEN if t == self.board.pen else list(t)], (), self.scene)
 
         def jumps(pos: Cell, scene: Scene, path: list[Any], jumped: tuple[str, ...], visited: set[Cell]) -> None:
             for d in DIRECTIONS:
@@ -217,7 +224,9 @@ class Walk:
                 t = (pos[0] + 2 * d[0], pos[1] + 2 * d[1])
                 if t in visited:
                     continue
-                after = scene.copy()
+                # Only a jump over an animal tile changes the scene: copy it just then.
+                mid = (pos[0] + d[0], pos[1] + d[1])
+                after = scene.copy() if scene.tiles.get(mid) in ANIMAL_TILES else scene
                 try:
                     _, kind = self.step(pos, t, after, first=False)
                 except Bad:
