@@ -41,7 +41,7 @@ def play_one(rng: random.Random) -> int:
         else:
             event = rng.choice(GAME.prompt(state).choices).event()
         if mode == "table" and event.type == "sheep" and rng.random() < 0.3:
-            # The table reports jumps over animal tiles; the listed choices carry none.
+            # Besides the touch picks in the choices, a complete event that names a tile jumped.
             animals = [t.kind for t in state.tiles if t.kind in ("mole", "patou", "raccoon", "fox")]
             if animals:
                 event = Event("sheep", {**event.payload, "jumped": [rng.choice(animals)]})
