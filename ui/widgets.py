@@ -44,14 +44,19 @@ class FitMixin:
             return
         pad_x = self.padding[0] + self.padding[2] if len(self.padding) == 4 else 2 * self.padding[0]
         self.text_size = (max(1, self.width - pad_x), None)
+        # Measure with the core label's layout pass only: rendering a texture
+        # per trial size would allocate (GL) memory for every step down.
+        core = self._label
+        core.resolve_font_name()
         size = float(self.max_font)
         while True:
-            self.font_size = size
-            self.texture_update()
-            tw, th = self.texture_size
+            core.options["font_size"] = size
+            tw, th = core.render()
             if (th <= self.height and tw <= self.width) or size <= self.min_font:
                 break
             size = max(float(self.min_font), math.floor(size * 0.88))
+        self.font_size = size
+        self.texture_update()  # one texture, at the size that fits, before the next frame
 
 
 class FitLabel(FitMixin, Label):
