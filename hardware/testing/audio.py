@@ -384,6 +384,7 @@ class NegativeStream:
                         self.speech.append(speech(line, voice=voice, pitch=pitch, rate=rate))
         self.kinds = ["laughter", "music", "dice"] + (["speech"] * 2 if self.speech else []) + (["clip"] if self.clips else [])
         self.counts: dict[str, int] = dict.fromkeys(["laughter", "music", "dice", "speech", "clip"], 0)
+        self.last_parts: list[tuple[str, float, float]] = []  # (kind, start s, length s) of the last segment
 
     def describe(self) -> str:
         parts = [f"{n}x {k}" for k, n in self.counts.items() if n]
@@ -394,6 +395,7 @@ class NegativeStream:
         n = round(self.SEGMENT_S * self.rate)
         seed = int(rng.integers(1 << 31))
         x = pink_noise(self.SEGMENT_S, amp=10 ** (rng.uniform(-50, -35) / 20), seed=seed, rate=self.rate)
+        self.last_parts = []
         for _ in range(int(rng.integers(1, 4))):
             kind = self.kinds[int(rng.integers(len(self.kinds)))]
             self.counts[kind] += 1
@@ -408,7 +410,11 @@ class NegativeStream:
             elif kind == "speech":
                 sound = self.speech[int(rng.integers(len(self.speech)))] * (1.5 * gain)
             else:
-                clip = self.clips[int(rng.integers(len(self.clips)))]
+                which = int(rng.integers(len(self.clips)))
+                kind = f"clip {which}"
+                clip = self.clips[which]
                 sound = clip * (gain / (np.max(np.abs(clip)) + 1e-9) * 0.5)
-            place(x, sound[:n].astype(np.float32), rng.uniform(0, max(0.0, self.SEGMENT_S - len(sound) / self.rate)), self.rate)
+            at = rng.uniform(0, max(0.0, self.SEGMENT_S - len(sound) / self.rate))
+            place(x, sound[:n].astype(np.float32), at, self.rate)
+            self.last_parts.append((kind, at, len(sound) / self.rate))
         return np.clip(x, -1, 1)

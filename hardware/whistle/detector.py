@@ -7,21 +7,27 @@ computed for the block's frames at once with numpy:
   interpolation) and its energy over +-2 bins (a trill smears its line);
 - **tonality**: that energy against the band's median bin, i.e. a narrow peak
   rather than broadband energy (dice, claps, breath);
-- **dominance**: the peak bin against the strongest bin in the band away from
-  it and its harmonics; speech and music have many lines of similar
-  strength, a whistle has one (plus, for toys, its own harmonics);
-- **harmonic check**: a tonal line at 1/2, 1/3 or 1/4 of the peak makes the peak a
-  harmonic; the fundamental is then taken instead, and a fundamental below
-  the band (a voice at 150 Hz) fails the frame;
+- **harmonic check**: a tonal line at 1/2, 1/3 or 1/4 of the peak makes the
+  peak a harmonic; the fundamental is then taken instead (toy whistles often
+  sound their 2nd harmonic loudest), and a fundamental below the band (a
+  voice at 150 Hz) fails the frame;
+- **dominance**: the peak bin against the strongest bin from 250 Hz to
+  7.5 kHz away from it and from the fundamental's multiples; speech and
+  music have many lines of similar strength, a whistle has one (plus, for
+  toys, its own harmonics);
+- **voice comb**: lines at equal spacing (94-406 Hz, a voice's pitch) either
+  side of the peak, with valleys between: the peak is a vowel's harmonic;
 - **SNR**: the peak against an adaptive per-bin noise floor (falls fast, rises
-  slowly, frozen while a blow is on) so a fridge hum or a servo whine that
-  was always there stops counting.
+  slowly in dB, frozen while a blow is on but never longer than
+  ``max_blow_s``) so a fridge hum or a servo whine stops counting.
 
-A blow starts on a frame passing the strict ("on") thresholds, continues
-through frames passing the loose ("off") ones (hysteresis, with a short gap
-allowed for the pea's chop), and becomes a detection once it has lasted
-``min_duration_s``; then a refractory period makes one blow one event.  The
-only Python loop runs over frames (about 4 per block), never over samples.
+A blow starts on a frame passing the strict ("on") thresholds and must then
+hold, frame after frame, through the loose ("off") ones at the same pitch
+and loudness (hysteresis; after it is reported a short gap is allowed for
+the pea's chop).  Once it has lasted ``min_duration_s`` it is reported,
+unless most of its frames were voice-like; a refractory period then makes
+one blow one event.  The only Python loop runs over frames (about 4 per
+block), never over samples.
 
 Window and hop: 512 samples (32 ms) with a hop of 256 (16 ms).  The 31 Hz
 bins are narrow enough to part a whistle's line from voice harmonics (90 Hz
@@ -33,7 +39,7 @@ the line but add its length to every detection's latency.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -68,7 +74,7 @@ class DetectorParams:
     sub_harmonic_db: float = 20.0  # a tonal line at f/2, f/3 or f/4 within this of the peak makes f a harmonic
     voice_db: float = -20.0  # a comb of lines this close to the peak makes a frame voice-like
     max_voiced_fraction: float = 0.5  # more voice-like frames than this and the "blow" was a voice
-    min_duration_s: float = 0.064
+    min_duration_s: float = 0.048  # from the first strong frame's start half-hop to the last one's end half-hop
     min_strong_frames: int = 3
     max_gap_frames: int = 2  # frames a reported blow may drop out (pea chop, a breath) and go on
     max_misses_before_detection: int = 0  # frames a blow may miss before it is reported
@@ -384,9 +390,3 @@ def detect(samples: np.ndarray, detector: WhistleDetector | None = None, block: 
         out.extend(det.process(samples[i : i + block]))
     return out
 
-
-def frames_per_second() -> float:
-    return RATE / HOP
-
-
-__all__: Sequence[str] = ("Detection", "DetectorParams", "WhistleDetector", "detect")
