@@ -158,7 +158,6 @@ class WhistleDetector:
     def reset(self) -> None:
         """Forget the stream (a new recording, or the device came back)."""
         self._buf = np.zeros(0, np.float32)
-        self._buf_start = 0  # stream sample index of _buf[0]
         self._samples = 0
         self._frame = 0  # index of the next frame
         self._noise = None if self._initial_noise is None else self._initial_noise.copy()
@@ -191,12 +190,14 @@ class WhistleDetector:
         first = self._frame
         self._frame += n_frames
         self._buf = buf[n_frames * HOP :]
-        self._buf_start += n_frames * HOP
         power = np.abs(np.fft.rfft(frames * self._win, axis=1)) ** 2
         if self._noise is None:
             # First sound heard: the quietest of these frames is the room until we learn better.
             self._noise = power.min(axis=0) + EPS
-        feats = self.features(power, full=self._blow is not None)
+        # Only a strong frame can start a blow, unless one is under way or was
+        # just reported (its weak frames then extend the refractory period).
+        busy = self._blow is not None or first * HOP / RATE < self._quiet_until
+        feats = self.features(power, full=busy)
         detections = self._decide(feats, first, self.time) if feats["weak"].any() or self._blow else []
         self._track_noise(power)
         return detections
@@ -205,9 +206,9 @@ class WhistleDetector:
         """Per-frame measurements (vectorised over the frames of a block).
 
         Written for few numpy calls rather than elegance: at 4 frames per
-        block the cost is per call, not per element.  With ``full=False`` a
-        block where no frame is even loosely tonal stops after the cheap
-        measures (most blocks of a game: talk, dice, quiet).
+        block the cost is per call, not per element.  With ``full=False`` (no
+        blow under way, none just reported) a block where no frame could
+        start a blow stops after the cheap measures: most blocks of a game.
         """
         rows = np.arange(len(power))[:, None]
         band = power[:, self._klo : self._khi + 1]
@@ -222,7 +223,7 @@ class WhistleDetector:
         if not full:
             tonality = 10 * np.log10(peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS) + EPS)
             snr = 10 * np.log10(peak / (floor + EPS) + EPS)
-            if not np.any((tonality >= self._off[0]) & (snr >= self._off[2])):
+            if not np.any((tonality >= self._on[0]) & (snr >= self._on[2])):
                 nothing = np.zeros(len(power), bool)
                 return {"tonality": tonality, "snr": snr, "strong": nothing, "weak": nothing}
         # Harmonic check: a line at k/2 or k/3 that is itself tonal (well above
