@@ -65,10 +65,10 @@ def test_killed_mid_game_reopens_where_it_was(scenarios):
 @pytest.mark.parametrize("size", ["800x480", "1280x720"])
 def test_every_screen_fits(scenarios, size):
     r = scenarios.run("screens", size=size)
-    assert set(r["problems"]) == {"home", "setup", "tally-table", "table", "log", "results", "settings"}
+    assert set(r["problems"]) == {"home", "setup", "tally-table", "fleeced-table", "table", "log", "results", "settings"}
     assert r["problems"] == {name: [] for name in r["problems"]}
     assert any("Annabelle wins" in t or "wins" in t for t in r["texts"]["results"])
-    assert any("camera" in t for t in r["texts"]["table"])
+    assert any(t.startswith("Time ") for t in r["texts"]["table"])  # the Shear Panic track's status
     assert r["fleeced_alert"].startswith("RULING: Cy blew out of turn")
 
 
@@ -86,3 +86,18 @@ def test_a_short_fleeced_turn_with_fake_whistle_and_dice(scenarios):
     assert r["end"]["prompt"].startswith("Bob")
     assert r["state"]["state"]["turn"]["player"] == "Bob"
     assert r["sources"] == ["camera", "camera", "camera", "microphone", "touch", "touch"]
+
+
+def test_a_shear_panic_action_by_touch_changes_the_twin_and_the_track(scenarios):
+    r = scenarios.run("shear_panic_action")
+    assert r["board_class"] == "ShearPanicBoard"
+    assert r["colours"] == ["red", "yellow", "blue"]
+    assert r["before"]["phase"] == "action" and r["before"]["time_counter"] == 0
+    assert r["heading_before"] == "Touch a sheep, then a move"
+    assert r["selected_text"].endswith("*") and "legal moves" in r["heading"]
+    assert r["problems"] == []
+    assert r["last_event"]["source"] == "touch" and r["last_event"]["type"] == "action"
+    assert r["after"]["rows"] == r["expected"] and r["after"]["rows"] != r["before"]["rows"]
+    assert r["after"]["time_counter"] > 0
+    assert r["status_after"].startswith(f"Time {r['after']['time_counter']} ")
+    assert len(r["twin"]) == 9  # nine sheep on screen, each with its colour's letter
