@@ -258,6 +258,7 @@ def _check_apart(die: str, kind: str, faces: list[Any], progress: Callable[[str]
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=BACKENDS, help="camera backend to use and record")
     p.add_argument("--device", help="camera index or device path (OpenCV)")
+    p.add_argument("--source", metavar="FILE", help="the photo or video for the image and video backends")
     p.add_argument("--size", nargs=2, type=int, metavar=("W", "H"), help="capture size (default 640 480)")
     p.add_argument("--tray", nargs=4, type=int, metavar=("X", "Y", "W", "H"), help="tray region in frame pixels")
     p.add_argument("--die", choices=tuple(DEFAULT_FACES), help="sample the faces of this colour/symbol die")
@@ -310,6 +311,8 @@ def main(args: argparse.Namespace) -> int:
         profile.camera["backend"] = args.backend
     if args.device is not None:
         profile.camera["device"] = int(args.device) if args.device.isdigit() else args.device
+    if args.source:
+        profile.camera["path"] = str(Path(args.source).resolve())
     if args.size:
         profile.camera["width"], profile.camera["height"] = args.size
     if args.tray:

@@ -338,6 +338,7 @@ FACE_FEATURES = (
     "log_size_vs_frame",
     "size_spread",
     "contrast",
+    "pattern_fits",
 )
 
 
@@ -372,6 +373,51 @@ def _bright_window(gray: np.ndarray, face: list[Pip], cx: float, cy: float, d: f
     return float(((win >= 0.8 * level) & ~dark).sum()) / max(usable, 1)
 
 
+def pattern_fits(face: list[Pip]) -> bool:
+    """Could these pips be one face of a standard die, seen from above?
+
+    Distances are in pip diameters, from the photos' own top faces: a two's
+    or three's pips span 2.6-3.7, a three's middle pip sits at the midpoint,
+    a four's and a five's corners are equally far from the centre (a five's
+    fifth pip at it).  Sixes are not checked (two rows of three vary most
+    with perspective).
+    """
+    n = len(face)
+    if n == 1 or n >= 6:
+        return True
+    d = float(np.median([q.diameter for q in face]))
+    pts = np.array([(q.x, q.y) for q in face]) / d
+    span = float(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(-1)).max())
+    if not 2.0 <= span <= 4.8:
+        return False
+    if n == 2:
+        return True
+    if n == 3:
+        order = np.argsort(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(-1)).sum(1))
+        middle, ends = pts[order[0]], pts[order[1:]]
+        return float(np.linalg.norm(middle - ends.mean(0))) <= 0.6
+    centre = pts.mean(0)
+    r = np.sqrt(((pts - centre) ** 2).sum(1))
+    if n == 5:
+        inner = int(r.argmin())
+        if r[inner] > 0.7:
+            return False
+        r = np.delete(r, inner)
+    return float(r.max() / max(r.min(), 1e-6)) <= 1.5
+
+
+def _fix_pattern(face: list[Pip], score: dict[int, float]) -> list[Pip]:
+    """A group that fits no face pattern but would without one pip (a side
+    pip that joined it) loses that pip: the likeliest such face is kept."""
+    if pattern_fits(face):
+        return face
+    options = [[q for q in face if q is not drop] for drop in face]
+    options = [o for o in options if o and pattern_fits(o)]
+    if not options:
+        return face
+    return max(options, key=lambda o: sum(score[id(q)] for q in o))
+
+
 def face_candidates(
     gray: np.ndarray, params: PipParams = PipParams(), scale: float | None = None, model: TopModel | None = None
 ) -> list[FaceCandidate]:
@@ -396,7 +442,8 @@ def face_candidates(
             at_border = float(x == 0 or y == 0 or x + bw >= ww or y + bh >= hh)
         else:
             at_border = 1.0
-        for face in group_pips(top, params.face_span) if lab else [[q] for q in top]:
+        for group in group_pips(top, params.face_span) if lab else [[q] for q in top]:
+            face = _fix_pattern(group, score)
             ps = np.array([score[id(q)] for q in face])
             areas = np.array([q.area for q in face])
             cx = float(np.mean([q.x for q in face]))
@@ -416,6 +463,7 @@ def face_candidates(
                     float(np.log(areas.mean() / frame_area)),
                     float(areas.std() / areas.mean()),
                     float(np.mean([q.contrast for q in face])),
+                    float(pattern_fits(face)),
                 ],
                 np.float32,
             )

@@ -16,7 +16,7 @@ from hardware.testing.dice_render import DICE, empty_tray, render
 
 
 def _args(**kw) -> argparse.Namespace:
-    base = dict(backend=None, device=None, size=None, tray=None, die=None, kind=None, faces=None, face=[],
+    base = dict(backend=None, device=None, source=None, size=None, tray=None, die=None, kind=None, faces=None, face=[],
                 empty=None, die_px=None, preview=None, profile=None, config_dir=None)
     return argparse.Namespace(**{**base, **kw})
 
@@ -89,3 +89,25 @@ def test_two_dice_in_a_calibration_photo_is_refused(tmp_path: Path) -> None:
     cv2.imwrite(str(photo), frame)
     with pytest.raises(wizard.CalibrationError, match="expected one die in view, found 2"):
         wizard.main(_args(die="panic", face=[f"red={photo}"], die_px=64.0))
+
+
+def test_live_wizard_captures_each_face_from_the_camera(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # The "camera" is a video: 5 frames of the empty tray, then 5 frames per face, in the order asked.
+    rng = np.random.default_rng(41)
+    clips = [empty_tray(rng, "dim")] + [render(rng, [("regroup", f)], "dim", tilt=False)[0] for f in DICE["regroup"]]
+    video = tmp_path / "camera.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 15.0, (640, 480))
+    for frame in clips:
+        for _ in range(5):
+            writer.write(frame)
+    writer.release()
+    asked: list[str] = []
+    monkeypatch.setattr("builtins.input", lambda prompt="": asked.append(prompt) or "")
+    assert wizard.main(_args(backend="video", source=str(video), die="regroup", die_px=64.0)) == 0
+    assert len(asked) == 3 and "'+' on top" in asked[1] and "'X' on top" in asked[2]
+    assert "[2/2] regroup face 'X'" in capsys.readouterr().out
+    profile = wizard.load_profile()
+    assert profile.camera["backend"] == "video" and [f.name for f in profile.dice["regroup"].faces] == ["+", "X"]
+    frame, _ = render(np.random.default_rng(42), [("regroup", "X"), ("regroup", "+")], "dim")
+    assert sorted(r.face for r in DiceReader.from_profile(profile).read(frame, "regroup")) == ["+", "X"]
