@@ -72,7 +72,8 @@ class PiCamera:
 
         try:
             self.cam = Picamera2()
-            config = self.cam.create_preview_configuration(main={"size": (width, height), "format": "BGR888"})
+            # picamera2's "RGB888" stores pixels as B, G, R: OpenCV's order (its "BGR888" is the reverse).
+            config = self.cam.create_preview_configuration(main={"size": (width, height), "format": "RGB888"})
             self.cam.configure(config)
             self.cam.start()
         except (RuntimeError, IndexError) as e:  # picamera2 raises these when no camera is attached
