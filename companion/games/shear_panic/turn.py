@@ -73,6 +73,14 @@ def step_of(value: object, rule: str = MENU) -> Pos:
 
 # -- the tiles ----------------------------------------------------------------
 
+# The rulebook's own words for these actions: "can only be used with one of your
+# own sheep", whatever symbol a (calibrated) menu prints on the tile.
+OWN_SHEEP_ACTIONS = frozenset({Action.LAMB_PUSH, Action.LAMB_ROLL, Action.LEAPFROG})
+
+
+def own_only(tile: Tile) -> bool:
+    return tile.symbol is Symbol.OWN or tile.action in OWN_SHEEP_ACTIONS
+
 
 def tile_result(state: State, tile: Tile, payload: Mapping[str, Any]) -> tuple[Grid, str]:
     """The grid and facing a menu action leads to (before any regrouping)."""
@@ -90,7 +98,7 @@ def tile_result(state: State, tile: Tile, payload: Mapping[str, Any]) -> tuple[G
             raise Refusal("an Alignment needs 'side': front, back, left or right", MENU)
         return actions.alignment(grid, DIRECTIONS[side]), state.facing
     sheep = sheep_at(state, payload.get("sheep"))
-    if tile.symbol is Symbol.OWN and grid[sheep] != colour:
+    if own_only(tile) and grid[sheep] != colour:
         raise Refusal(
             f"this tile only moves one of your own sheep ({colour}); the sheep at {list(sheep)} is {grid[sheep]}", MENU
         )
@@ -376,13 +384,13 @@ def _candidates(state: State, tile: Tile, grid: Mapping[Pos, str], own: str) -> 
         names = ORTHOGONAL if a is Action.LINE_PUSH else DIAGONAL
         for name in names:
             for start in actions.line_representatives(grid, DIRECTIONS[name]):
-                if tile.symbol is Symbol.OWN and grid[start] != own:
+                if own_only(tile) and grid[start] != own:
                     continue
                 yield {"tile": tile.id, "sheep": list(start), "direction": name}
         return
     names = ORTHOGONAL if a is Action.LEAPFROG else tuple(DIRECTIONS)
     for pos, colour in state.flock.cells:
-        if tile.symbol is Symbol.OWN and colour != own:
+        if own_only(tile) and colour != own:
             continue
         for name in names:
             yield {"tile": tile.id, "sheep": list(pos), "direction": name}

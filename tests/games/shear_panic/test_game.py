@@ -8,7 +8,7 @@ import pytest
 
 from companion import registry
 from companion.errors import IllegalAction
-from companion.games.shear_panic import GAME
+from companion.games.shear_panic import GAME, default_data
 from companion.games.shear_panic.flock import Flock, rotate
 from companion.games.shear_panic.state import Phase
 
@@ -328,3 +328,12 @@ def test_panic_push_needs_no_sheep_when_one_of_the_colour_is_left() -> None:
     with pytest.raises(IllegalAction) as err:
         GAME.apply(replace(s, push_colour="yellow"), ev("lamb-push", "Rita", direction="front"))
     assert "E — Panic in the Flock" in err.value.rule and "name the yellow sheep" in str(err.value)
+
+
+def test_lamb_push_is_own_sheep_only_whatever_symbol_the_tile_data_prints() -> None:
+    tiles = default_data(4)["tiles"]
+    tiles["tile"][0]["symbol"] = "die"  # a miscalibrated lamb-push-1
+    s = GAME.initial_state(GAME.validate_setup({"players": FOUR, "options": {"tiles": tiles}}))
+    s = replace(s, flock=Flock.from_rows(TALL), truck=False, phase=Phase.ACTION)
+    with pytest.raises(IllegalAction, match="own sheep"):
+        GAME.apply(s, ev("action", "Rita", tile="lamb-push-1", sheep=[0, 2], direction="left"))
