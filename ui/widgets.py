@@ -48,11 +48,16 @@ class FitMixin:
         # per trial size would allocate (GL) memory for every step down.
         core = self._label
         core.resolve_font_name()
+        avail = self.text_size[0]
+        words = set(self.text.split())
         size = float(self.max_font)
         while True:
             core.options["font_size"] = size
             tw, th = core.render()
-            if (th <= self.height and tw <= self.width) or size <= self.min_font:
+            # Kivy breaks a word wider than the line mid-word ("multicolour/ed"):
+            # that counts as not fitting, like text taller than the box.
+            whole = all(core.get_extents(w)[0] <= avail for w in words)
+            if (th <= self.height and tw <= self.width and whole) or size <= self.min_font:
                 break
             size = max(float(self.min_font), math.floor(size * 0.88))
         self.font_size = size

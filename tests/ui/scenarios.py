@@ -335,3 +335,32 @@ def _state_before(app: Any) -> Any:
     for e in s.events[:-1]:
         state = game.apply(state, e)
     return state
+
+
+@scenario()
+def boards(ctx: Ctx) -> Iterator[float]:
+    """Battle Sheep, Sheep Hop! and Pendleton Hill tables part-way through,
+    checked for layout; each must show its own board, not the generic one."""
+    app = ctx.app
+    ctx.result["problems"] = {}
+    ctx.result["boards"] = {}
+    ctx.result["texts"] = {}
+    plans = {
+        "battle-sheep": (["Ann", "Bob"], 10),
+        "sheep-hop": (["Ann", "Bob"], 2),
+        "pendleton-hill": (["Ann", "Bob", "Cy"], 6),
+    }
+    for game, (names, steps) in plans.items():
+        app.new_game(game, {"players": [{"name": n} for n in names]})
+        for _ in range(steps):  # the first legal answer each time, as the table might give
+            legal = app.session.game.legal_actions(app.session.state)
+            if not legal:
+                break
+            app.submit(legal[0])
+        yield 0.3
+        app.go("table")
+        yield 0.6
+        ctx.result["boards"][game] = type(app.root.get_screen("table").board).__name__
+        ctx.result["problems"][game] = ctx.check(f"table-{game}")
+        ctx.result["texts"][game] = ctx.texts()
+        ctx.result.setdefault("events", {})[game] = len(app.session.events)

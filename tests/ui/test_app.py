@@ -101,3 +101,18 @@ def test_a_shear_panic_action_by_touch_changes_the_twin_and_the_track(scenarios)
     assert r["after"]["time_counter"] > 0
     assert r["status_after"].startswith(f"Time {r['after']['time_counter']} ")
     assert len(r["twin"]) == 9  # nine sheep on screen, each with its colour's letter
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_the_other_games_have_their_own_pictures_that_fit(scenarios, size):
+    r = scenarios.run("boards", size=size)
+    assert r["boards"] == {
+        "battle-sheep": "BattleSheepBoard",
+        "sheep-hop": "SheepHopBoard",
+        "pendleton-hill": "PendletonHillBoard",
+    }
+    assert all(n > 0 for n in r["events"].values())
+    assert r["problems"] == {game: [] for game in r["problems"]}
+    assert any("pastures" in t for t in r["texts"]["battle-sheep"])
+    assert any(t.startswith("Saved ") for t in r["texts"]["sheep-hop"])
+    assert any(t.startswith("Deck ") for t in r["texts"]["pendleton-hill"])

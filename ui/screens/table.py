@@ -16,13 +16,15 @@ from typing import Any
 from kivy.app import App
 from kivy.uix.screenmanager import Screen
 
-from companion.events import ROLL, Event, Source
+from companion.events import ROLL, Event, Source, thaw
 from companion.game import Choice, DiceRequest
 
 from .. import theme
 from ..boards import board_class
+from ..history import describe
 from ..widgets import FitButton, load_kv
 
+MAX_LEGAL_AS_CHOICES = 60
 MAX_CHOICES = 120  # more would not be usable by touch; the rest stays reachable by keyboard/log
 DEFAULT_FACES = {"d6": tuple(range(1, 7))}
 
@@ -104,8 +106,27 @@ class TableScreen(Screen):
         ids.whistle.text = whistle_text(app.last_whistle, level)
         ids.undo.disabled = not s.can_undo
         ids.redo.disabled = not s.can_redo
-        self._draw_entry(prompt.dice, prompt.choices)
+        self._draw_entry(prompt.dice, prompt.choices or self._legal_as_choices(s, prompt))
         self._draw_board(s)
+
+    @staticmethod
+    def _legal_as_choices(session: Any, prompt: Any) -> tuple[Choice, ...]:
+        """The game's legal events as buttons when its prompt lists no choices.
+
+        A game may leave ``choices`` empty where the answers are many (board
+        placements, menu actions); if it can enumerate them and they are few
+        enough to tap, they are offered here, so the generic frame can still
+        play every step.
+        """
+        if prompt.dice is not None or not prompt.expects:
+            return ()
+        try:
+            legal = session.game.legal_actions(session.state)
+        except Exception:  # an optional helper; without it the prompt's words must do
+            return ()
+        if not legal or len(legal) > MAX_LEGAL_AS_CHOICES:
+            return ()
+        return tuple(Choice(describe(e), e.type, thaw(e.payload), e.player) for e in legal)
 
     def _mic_level(self, app: Any) -> str | None:
         mic = app.hub.sensors.get("microphone")

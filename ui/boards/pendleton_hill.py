@@ -1,0 +1,71 @@
+"""Sheepdogs of Pendleton Hill: the hill, the pens, flocks, shepherds, the
+wolf and the deck.
+
+The hill is drawn as its tiers, top tier first, one box per space with its
+value, the flock on it, the shepherds (names, not colours) and the wolf in
+words; pens, deck and hands are listed beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.session import Session
+
+from ..widgets import FitLabel, Panel, load_kv
+from .generic import _short
+
+
+def space_text(name: str, space: Mapping[str, Any]) -> str:
+    lines = [f"{name} · {space.get('value', '?')} pts" + ("  WOLF" if space.get("wolf") else "")]
+    flock = space.get("flock")
+    if flock:
+        lines.append(f"flock: {_short(flock)}")
+    shepherds = space.get("shepherds") or []
+    if shepherds:
+        lines.append("shepherds: " + ", ".join(shepherds))
+    return "\n".join(lines)
+
+
+class PendletonHillBoard(BoxLayout):
+    _shown: Any = None
+
+    def update(self, session: Session) -> None:
+        app = App.get_running_app()
+        key = (id(session), len(session.log), app.palette)
+        if key == self._shown:
+            return
+        self._shown = key
+        sj = session.game.state_json(session.state)
+        hill = sj.get("hill", {})
+        tiers: dict[int, list[tuple[str, Mapping[str, Any]]]] = {}
+        for name, space in hill.items():
+            tiers.setdefault(int(space.get("tier", 0)), []).append((name, space))
+        box = self.ids.hill
+        box.clear_widgets()
+        for tier in sorted(tiers, reverse=True):  # the top of the hill first
+            row = BoxLayout(spacing=dp(3))
+            for name, space in sorted(tiers[tier]):
+                cell = Panel(padding=dp(2))
+                cell.add_widget(FitLabel(text=space_text(name, space), max_font=sp(14), min_font=sp(7), halign="center"))
+                row.add_widget(cell)
+            box.add_widget(row)
+        pens = "; ".join(f"pen {p.get('pen')}: {p.get('spaces')} spaces, {_short(p.get('sheep') or {})}" for p in sj.get("pens", ()))
+        deck = sj.get("deck", {})
+        self.ids.pens.text = f"Pens: {pens or 'none'}"
+        self.ids.deck.text = (
+            f"Deck {sj.get('deck_left', '?')} cards ({_short(deck)}) · sheepdogs left {sj.get('sheepdogs_left', '?')}"
+            f" · wolf on {sj.get('wolf', '?')}"
+        )
+        scores = sj.get("scores", {})
+        hands = sj.get("hands", {})
+        self.ids.players.text = "\n".join(f"{n}: {scores.get(n, 0)} pts · hand {_short(hands.get(n, {}))}" for n in session.players())
+
+
+Board = PendletonHillBoard  # what ui.boards looks up
+load_kv(__file__)
