@@ -29,6 +29,7 @@ from companion.paths import shared_data  # noqa: E402
 from hardware.dice.pips import (  # noqa: E402
     PipParams,
     TopModel,
+    expand,
     face_candidates,
     locate_pips,
     pip_features,
@@ -78,6 +79,7 @@ def labelled_pips(folder: Path, rows: list[dict[str, str]]) -> tuple[np.ndarray,
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 3000, rate: float = 0.5) -> TopModel:
+    x = expand(x)
     mean = x.mean(axis=0)
     scale = x.std(axis=0) + 1e-6
     z = (x - mean) / scale

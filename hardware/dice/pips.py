@@ -278,12 +278,18 @@ def pip_features(pips: list[Pip], regions: list[int]) -> np.ndarray:
     ).astype(np.float32)
 
 
+def expand(features: np.ndarray) -> np.ndarray:
+    """The features and their squares: lets a linear model say "neither too small nor too large"."""
+    return np.concatenate([features, features**2], axis=1)
+
+
 def top_probability(features: np.ndarray, model: TopModel | None = None) -> np.ndarray:
     """The top-face model: a logistic regression trained by benchmarks/dice_train_pips.py."""
     if model is None:
         from . import pip_model
 
         model = TopModel(pip_model.MEAN, pip_model.SCALE, pip_model.WEIGHTS, pip_model.BIAS)
+    features = expand(features)
     z = ((features - np.asarray(model.mean)) / np.asarray(model.scale)) @ np.asarray(model.weights) + model.bias
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
