@@ -67,7 +67,7 @@ class DetectorParams:
     band_hz: tuple[float, float] = (800.0, 6000.0)  # fundamental must lie here
     on_tonality_db: float = 20.0
     off_tonality_db: float = 9.0
-    on_dominance_db: float = 10.0
+    on_dominance_db: float = 12.0
     off_dominance_db: float = 5.0
     on_snr_db: float = 12.0
     off_snr_db: float = 6.0
