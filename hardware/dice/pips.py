@@ -7,9 +7,20 @@ a bright surface, whatever the table.  A morphological black-hat (closing minus
 the image) turns exactly such spots into bright blobs and ignores dark things
 larger than the kernel (cables, keyboards, shadows).
 
-Side faces seen at an angle carry pips too; they are foreshortened (elongated,
-smaller) and sit on the edge of the pip group, so each group keeps only the
-pips that look like the group's largest, roundest ones.
+Side faces seen at an angle carry pips too, and clutter (a port in a laptop, a
+letter on a label) can look like a pip.  So:
+
+1. ``find_pips``: candidate pips (black-hat, solid, round enough, bright all round);
+2. ``die_regions``: the bright objects they lie on (white top-hat);
+3. ``top_probability``: a small logistic model says which pips are on a top
+   face (largest, roundest, best lit of their die);
+4. ``group_pips``: complete-linkage grouping into faces; ``pattern_fits``
+   drops a pip that breaks a face's layout;
+5. ``face_probability``: a second logistic model keeps real top faces;
+6. ``_one_face_per_die``: two faces closer than two dice can lie are one die.
+
+The models' weights are in ``pip_model.py``, written by
+``benchmarks/dice_train_pips.py`` from the development photos (docs/dice.md).
 """
 
 from __future__ import annotations
