@@ -142,6 +142,13 @@ class DiceSensor(Sensor):
                 self.set_status(False, str(e))
                 self._stop.wait(delay)
                 continue
+            except Exception as e:  # a bug or a malformed frame must not kill the sensor
+                log.exception("dice reading failed")
+                self.set_status(False, f"dice reading failed ({type(e).__name__}); retrying")
+                self._stop.wait(delay)
+                continue
+            if not self.online and self._source is not None:
+                self.set_status(True, self._source.description)
             if period:
                 self._stop.wait(max(0.0, period - (time.monotonic() - started)))
 
