@@ -291,7 +291,10 @@ def panic(state: State) -> State:
 
 
 def finish(state: State) -> State:
-    return replace(state, phase=Phase.OVER, push_colour=None, regroup_face=None)
+    # The turn that ends the game is the active player's last turn (the last tie-break).
+    last = list(state.last_turn)
+    last[state.active] = state.turn
+    return replace(state, phase=Phase.OVER, push_colour=None, regroup_face=None, last_turn=tuple(last))
 
 
 def in_game(state: State, i: int) -> bool:

@@ -337,3 +337,22 @@ def test_lamb_push_is_own_sheep_only_whatever_symbol_the_tile_data_prints() -> N
     s = replace(s, flock=Flock.from_rows(TALL), truck=False, phase=Phase.ACTION)
     with pytest.raises(IllegalAction, match="own sheep"):
         GAME.apply(s, ev("action", "Rita", tile="lamb-push-1", sheep=[0, 2], direction="left"))
+
+
+def test_the_player_who_ends_the_game_has_the_latest_last_turn_for_the_tie_break() -> None:
+    # Rita's alignment (3) takes the counter into the final pen: her turn 13 is the last one
+    # played, so Gus (last turn 11), tied with her on points and sheep, would have played first.
+    s = in_fields(
+        ["BYB", "RKG", "RYG"],
+        players=THREE,
+        counter=53,
+        turn=13,
+        last_turn=(10, 11, 12),
+        tiles_left=(("alignment-3",), ("alignment-3",), ("alignment-3",)),
+    )
+    s = GAME.apply(s, ev("action", "Rita", tile="alignment-3", side="back"))
+    assert s.phase is Phase.OVER and s.last_turn[0] == 13
+    assert GAME.scores(s) == {"Rita": 7, "Gus": 7, "Yan": 4}
+    out = GAME.outcome(s)
+    assert out is not None and out.ranking == ("Gus", "Rita", "Yan")
+    assert out.tie_break is not None and "Gus" in out.tie_break.split(" and ")[0]
