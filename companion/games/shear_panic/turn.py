@@ -429,6 +429,12 @@ def on_correction(state: State, payload: Mapping[str, Any]) -> State:
         missing = dict(COUNT)
         for c in flock.colours():
             missing[c] -= 1
+        if state.phase not in (Phase.REGROUP, Phase.OVER) and not is_connected(p for p, _ in flock.cells):
+            raise Refusal(
+                "the corrected flock is split: outside a regrouping (and the end) the flock is one group "
+                "(sheep sharing sides); put the whole flock as it stands",
+                rule,
+            )
         changes["flock"] = flock
         changes["shorn"] = tuple(c for c in COUNT for _ in range(missing[c]))
     if "facing" in payload:
@@ -456,7 +462,12 @@ def on_correction(state: State, payload: Mapping[str, Any]) -> State:
             raise Refusal("'tiles_left' must map player names to lists of tile ids", rule)
         left = list(state.tiles_left)
         for n, lst in tl.items():
-            if not isinstance(lst, (list, tuple)) or set(lst) - ids or len(set(lst)) != len(lst):
+            if (
+                not isinstance(lst, (list, tuple))
+                or not all(isinstance(t, str) for t in lst)
+                or set(lst) - ids
+                or len(set(lst)) != len(lst)
+            ):
                 raise Refusal(f"'tiles_left.{n}' must list distinct tile ids from the menu", rule)
             left[names.index(n)] = tuple(t.id for t in state.tiles if t.id in lst)
         changes["tiles_left"] = tuple(left)
@@ -474,6 +485,7 @@ def _flock_from_json(value: object, rule: str) -> Flock:
     for i, s in enumerate(value):
         ok = (
             isinstance(s, Mapping)
+            and isinstance(s.get("colour"), str)
             and s.get("colour") in COUNT
             and all(isinstance(s.get(k), int) and not isinstance(s.get(k), bool) for k in ("x", "y"))
         )

@@ -356,3 +356,33 @@ def test_the_player_who_ends_the_game_has_the_latest_last_turn_for_the_tie_break
     out = GAME.outcome(s)
     assert out is not None and out.ranking == ("Gus", "Rita", "Yan")
     assert out.tie_break is not None and "Gus" in out.tie_break.split(" and ")[0]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"flock": [{"colour": {"a": 1}, "x": 0, "y": 0}]},
+        {"flock": [{"colour": ["red"], "x": 0, "y": 0}]},
+        {"tiles_left": {"Rita": [{"id": "lamb-push-1"}]}},
+        {"tiles_left": {"Rita": [["lamb-push-1"]]}},
+        {"facing": {"north": 1}},
+        {"scores": {"Rita": {"points": 3}}},
+        {"scores": [["Rita", 3]]},
+    ],
+)
+def test_malformed_corrections_are_refused_cleanly(payload: dict) -> None:
+    s = in_fields(TALL)
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(s, ev("correction", **payload))
+    assert "Corrections" in err.value.rule
+    assert s == in_fields(TALL)
+
+
+def test_a_correction_to_a_split_flock_is_refused_outside_a_regrouping() -> None:
+    s = in_fields(TALL)
+    split = [{"colour": "red", "x": 0, "y": 0}, {"colour": "black", "x": 2, "y": 0}]
+    with pytest.raises(IllegalAction, match="split"):
+        GAME.apply(s, ev("correction", flock=split))
+    s = GAME.apply(s, ev("action", "Rita", tile="lamb-push-1", sheep=[0, 3], direction="front"))
+    assert s.phase is Phase.REGROUP  # while regrouping, the table may say the flock is still split
+    assert GAME.apply(s, ev("correction", flock=split)).phase is Phase.REGROUP
