@@ -32,6 +32,26 @@ def test_one_alignment_tile_is_worth_3_as_the_rulebook_says() -> None:
     assert any(t["action"] == "alignment" and t["time"] == 3 for t in tiles)
 
 
+def test_a_lamb_push_tile_is_worth_3_as_in_the_rulebook_example() -> None:
+    # "In the Fields", example: "Yellow chooses a Lamb Push and places a token on it. [...]
+    # They advance the time counter by 3 spaces."
+    tiles = default_data(4)["tiles"]["tile"]
+    assert any(t["action"] == "lamb-push" and t["time"] == 3 for t in tiles)
+
+
+def test_the_menu_has_every_action_twice_but_two_once() -> None:
+    # BoardGameGeek review (thread 84549): "Most actions have two squares, but some only have one."
+    tiles = default_data(4)["tiles"]["tile"]
+    counts = sorted(sum(t["action"] == a for t in tiles) for a in {t["action"] for t in tiles})
+    assert len(tiles) == 12 and counts == [1, 1, 2, 2, 2, 2, 2]
+
+
+def test_the_starting_flock_is_a_square_with_the_black_sheep_in_the_middle() -> None:
+    # Reviews: "a grid of nine squares", "a symmetrical pattern with the black sheep at the center".
+    rows = default_data(3)["flock"]["rows"]
+    assert len(rows) == 3 and all(len(r) == 3 for r in rows) and rows[1][1] == "K"
+
+
 @pytest.mark.parametrize(
     ("path", "value", "key"),
     [

@@ -81,7 +81,7 @@ def test_own_sheep_only_tiles_refuse_another_colour_and_leave_the_state() -> Non
 
 
 def test_a_covered_tile_cannot_be_used_again() -> None:
-    s = in_fields(TALL, tiles_left=(("lamb-push-2",),) + ((),) * 3)
+    s = in_fields(TALL, tiles_left=(("lamb-push-3",),) + ((),) * 3)
     with pytest.raises(IllegalAction, match="already covered"):
         GAME.apply(s, ev("action", "Rita", tile="lamb-push-1", sheep=[0, 0], direction="back"))
 
