@@ -72,6 +72,7 @@ class BellwetherApp(App):
         self.started_at = time.perf_counter()
         self.first_frame_at: float | None = None
         self._spoken: str | None = None
+        self._requested: Any = None  # the DiceRequest the sensors were last told
         self._redraw = Clock.create_trigger(self._refresh, REDRAW_EVERY)
 
     # -- building ------------------------------------------------------------
@@ -300,6 +301,10 @@ class BellwetherApp(App):
 
     def _refresh(self, _dt: float) -> None:
         self.version += 1
+        dice = self.session.prompt().dice if self.session is not None and self.session.outcome() is None else None
+        if dice != self._requested:
+            self._requested = dice
+            self.hub.request(dice)
         screen = self.root.current_screen if self.root else None
         if screen is not None and hasattr(screen, "refresh"):
             screen.refresh()

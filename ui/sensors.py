@@ -10,8 +10,6 @@ drains it on the Kivy clock.
 
 from __future__ import annotations
 
-import importlib
-import inspect
 import logging
 import queue
 import threading
@@ -29,33 +27,46 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class SensorSpec:
     name: str  # as SensorStatus.sensor says it: "camera", "microphone", "buttons"
-    module: str  # where the sensor lives
+    opener: Callable[[queue.Queue[Any]], Sensor | None]  # builds the sensor (not started)
     purpose: str  # what it is for, shown in Settings
 
 
+def open_camera(out: queue.Queue[Any]) -> Sensor:
+    """The dice camera with the calibrated reader (or the defaults: whole frame, pip dice)."""
+    from calibration.camera import CameraProfile, load_profile, profile_path
+    from hardware.camera import open_camera as open_source
+    from hardware.dice.reader import DiceReader
+    from hardware.dice.sensor import DiceSensor
+
+    path = profile_path()
+    profile = load_profile(path) if path.exists() else CameraProfile()
+    return DiceSensor(lambda: open_source(profile.camera, path)[1], DiceReader.from_profile(profile), out)
+
+
+def open_microphone(out: queue.Queue[Any]) -> Sensor:
+    """The configured microphone with the calibrated (or default) whistle detector."""
+    from hardware.whistle.sensor import WhistleSensor
+
+    return WhistleSensor.from_config(out)
+
+
+def open_buttons(out: queue.Queue[Any]) -> Sensor | None:
+    """The GPIO buttons of the button profile; None when no profile was made."""
+    from calibration.buttons import load_profile
+    from hardware.buttons import ButtonsSensor
+
+    mapping = load_profile()
+    if mapping is None:
+        return None
+    return ButtonsSensor(mapping, out)
+
+
 SPECS: tuple[SensorSpec, ...] = (
-    SensorSpec("camera", "hardware.dice", "reads the dice in the tray"),
-    SensorSpec("microphone", "hardware.whistle", "hears sheep-whistle blows"),
-    SensorSpec("buttons", "hardware.buttons", "GPIO buttons for dice and answers"),
+    SensorSpec("camera", open_camera, "reads the dice in the tray"),
+    SensorSpec("microphone", open_microphone, "hears sheep-whistle blows"),
+    SensorSpec("buttons", open_buttons, "GPIO buttons for dice and answers"),
 )
-
-# Names a sensor module may give the function or class that builds its sensor.
-FACTORY_NAMES = ("open_sensor", "create_sensor", "make_sensor", "open", "create")
-
-
-def _factory(module: Any) -> Callable[..., Sensor]:
-    for name in FACTORY_NAMES:
-        f = getattr(module, name, None)
-        if callable(f):
-            return f
-    classes = [
-        obj
-        for _, obj in inspect.getmembers(module, inspect.isclass)
-        if issubclass(obj, Sensor) and obj is not Sensor and obj.__module__ == module.__name__
-    ]
-    if len(classes) == 1:
-        return classes[0]
-    raise LookupError(f"{module.__name__} offers no sensor factory ({' / '.join(FACTORY_NAMES)})")
+NOT_SET_UP = {"buttons": "no button profile yet (bellwether calibrate buttons)"}
 
 
 class SensorHub:
@@ -78,7 +89,7 @@ class SensorHub:
         self.sensors[sensor.name] = sensor
         self.statuses[sensor.name] = sensor.status
         self.queue.put(sensor.status)  # so the app's summary hears of it like any change
-        self.specs.setdefault(sensor.name, SensorSpec(sensor.name, type(sensor).__module__, "added by the app"))
+        self.specs.setdefault(sensor.name, SensorSpec(sensor.name, lambda _q: sensor, "added by the app"))
 
     def open_all(self, background: bool = True) -> None:
         pending = [s for s in self.specs.values() if s.name not in self.sensors]
@@ -91,38 +102,36 @@ class SensorHub:
     def _open(self, specs: list[SensorSpec]) -> None:
         for spec in specs:
             try:
-                module = importlib.import_module(spec.module)
+                sensor = spec.opener(self.queue)
             except ImportError as e:
-                missing = getattr(e, "name", None) or spec.module
-                self._offline(spec.name, f"module {missing} is not installed or not built yet")
+                self._offline(spec.name, f"module {e.name or e} is not installed or not built yet")
                 continue
-            except Exception as e:  # a broken module must not stop the app
-                self._offline(spec.name, f"{spec.module} failed to load: {e}")
-                continue
-            try:
-                sensor = _factory(module)(out=self.queue)
-            except TypeError:
-                try:
-                    sensor = _factory(module)()
-                except Exception as e:
-                    self._offline(spec.name, f"could not open: {e}")
-                    continue
-            except Exception as e:
+            except Exception as e:  # no device, bad profile, broken module: offline, never fatal
                 self._offline(spec.name, f"could not open: {e}")
+                continue
+            if sensor is None:
+                self._offline(spec.name, NOT_SET_UP.get(spec.name, "not set up"))
                 continue
             sensor.out = self.queue
             self.sensors[spec.name] = sensor
-            self.queue.put(sensor.status)
-            start = getattr(sensor, "start", None)
-            if callable(start):
-                try:
-                    start()
-                except Exception as e:
-                    sensor.set_status(False, f"could not start: {e}")
+            try:
+                sensor.start()  # sensors report their own status (online, or offline and why)
+            except Exception as e:
+                sensor.set_status(False, f"could not start: {e}")
 
     def _offline(self, name: str, reason: str) -> None:
         log.info("%s offline: %s", name, reason)
         self.queue.put(SensorStatus(name, False, reason, self.clock()))
+
+    def request(self, dice: Any) -> None:
+        """Tell the dice sensors (camera, buttons) which dice the game waits for."""
+        for sensor in list(self.sensors.values()):
+            request = getattr(sensor, "request", None)
+            if callable(request):
+                try:
+                    request(dice)
+                except Exception as e:  # a sensor failing here must not stop play
+                    log.warning("%s: request(%s) failed: %s", sensor.name, dice, e)
 
     def close(self) -> None:
         for sensor in self.sensors.values():
@@ -178,7 +187,7 @@ class SensorHub:
                 out.append((attr, str(value)))
             elif isinstance(value, (tuple, list)) and len(value) <= 8:
                 out.append((attr, ", ".join(str(v) for v in value)))
-        for attr in ("level", "backend", "last_event", "device"):
+        for attr in ("level", "level_db", "backend", "last_event", "device", "running"):
             if attr in vars(type(sensor)) and isinstance(getattr(type(sensor), attr), property):
                 try:
                     out.append((attr, str(getattr(sensor, attr))))

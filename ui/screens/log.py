@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.properties import NumericProperty
+from kivy.uix.recycleview.views import RecycleDataViewBehavior
 from kivy.uix.screenmanager import Screen
 
 from .. import history, theme
 from ..widgets import FitButton, load_kv
-
-SHOWN = 150  # newest entries shown; older ones stay in the store and the export
 
 
 def row_text(row: history.LogRow) -> str:
@@ -21,11 +21,21 @@ def row_text(row: history.LogRow) -> str:
     return f"{row.when}  #{row.seq} · {turn}{mark}{row.text}{source}{state}"
 
 
+class LogRowButton(RecycleDataViewBehavior, FitButton):
+    """One log row; the RecycleView reuses a handful of these for any length of game."""
+
+    position = NumericProperty(-1)  # index in session.events; -1: the start of the game
+
+    def on_release(self) -> None:
+        screen = App.get_running_app().root.get_screen("log")
+        screen.undo_to(int(self.position) + 1)
+
+
 class LogScreen(Screen):
+    _shown: Any = None
+
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
-
-    _shown: Any = None
 
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -34,28 +44,34 @@ class LogScreen(Screen):
         if key == self._shown:
             return  # rebuilding would replace a row under a finger mid-tap
         self._shown = key
-        rows = self.ids.rows
-        rows.clear_widgets()
+        view = self.ids.view
         if s is None:
             self.ids.summary.text = "No game is open."
+            view.data = []
             return
         all_rows = history.log_rows(s)
         self.ids.summary.text = (
             f"{s.game.title}: {len(s.events)} events in effect, {len(all_rows)} log entries. "
             "Tap an entry to undo everything after it."
         )
-        start = FitButton(text="Start of the game (undo everything)", halign="left", max_font=17)
-        start.bind(on_release=lambda *_: self.undo_to(0))
-        start.disabled = not s.events
-        for row in reversed(all_rows[-SHOWN:]):
-            b = FitButton(text=row_text(row), halign="left", max_font=17)
-            b.position = row.position
-            b.disabled = row.position is None
-            if row.correction:
-                b.background_color = theme.WARN
-            b.bind(on_release=lambda btn: self.undo_to(btn.position + 1))
-            rows.add_widget(b)
-        rows.add_widget(start)
+        data = [
+            {
+                "text": row_text(row),
+                "position": -2 if row.position is None else row.position,
+                "disabled": row.position is None,
+                "background_color": theme.WARN if row.correction else theme.PANEL_LIGHT,
+            }
+            for row in reversed(all_rows)
+        ]
+        data.append(
+            {
+                "text": "Start of the game (undo everything)",
+                "position": -1,
+                "disabled": not s.events,
+                "background_color": theme.PANEL_LIGHT,
+            }
+        )
+        view.data = data
 
     def undo_to(self, count: int) -> None:
         app = App.get_running_app()

@@ -130,7 +130,12 @@ class TableScreen(Screen):
 
     def _mic_level(self, app: Any) -> str | None:
         mic = app.hub.sensors.get("microphone")
-        level = getattr(mic, "level", None) if mic is not None else None
+        if mic is None or not mic.online:
+            return None
+        level_db = getattr(mic, "level_db", None)
+        if isinstance(level_db, (int, float)):
+            return f"level {level_db:.0f} dBFS"
+        level = getattr(mic, "level", None)
         if isinstance(level, (int, float)):
             return f"level {level:.0%}" if 0 <= level <= 1 else f"level {level:.1f}"
         return None
