@@ -62,6 +62,15 @@ def direction(name: object) -> Pos | None:
     return DIRECTIONS.get(ALIASES.get(name, name))
 
 
+def direction_name(name: object) -> str | None:
+    """The canonical name of a direction (``"up"`` -> ``"front"``), None if it is not one."""
+    if not isinstance(name, str):
+        return None
+    name = name.strip().lower()
+    name = ALIASES.get(name, name)
+    return name if name in DIRECTIONS else None
+
+
 def turned(facing: str, side: str) -> str:
     """The compass facing after an Ewe Turn to the flock's left or right."""
     i = COMPASS.index(facing)

@@ -139,5 +139,8 @@ def routes(grid: Mapping[Pos, str], face: str | None) -> list[Route]:
             # "If it is impossible to regroup with a diagonal move, carry it out orthogonally."
             out += diagonal_routes(grid, group) or orthogonal_routes(grid, group)
         else:
-            out += orthogonal_routes(grid, group)
+            # Not in the rulebook: should no row or column through the group meet
+            # the flock, it moves diagonally (the mirror of the rule above), so the
+            # game cannot stall.
+            out += orthogonal_routes(grid, group) or diagonal_routes(grid, group)
     return out

@@ -25,6 +25,7 @@ from .flock import (
     Grid,
     Pos,
     direction,
+    direction_name,
     is_connected,
     turned,
 )
@@ -93,7 +94,7 @@ def tile_result(state: State, tile: Tile, payload: Mapping[str, Any]) -> tuple[G
             raise Refusal("an Ewe Turn needs 'direction': left or right", MENU)
         return actions.ewe_turn(grid, side), turned(state.facing, side)
     if a is Action.ALIGNMENT:
-        side = payload.get("side")
+        side = direction_name(payload.get("side"))
         if side not in ORTHOGONAL:
             raise Refusal("an Alignment needs 'side': front, back, left or right", MENU)
         return actions.alignment(grid, DIRECTIONS[side]), state.facing
@@ -205,8 +206,9 @@ def on_regroup_roll(state: State, face: object) -> State:
 
 def on_regroup(state: State, payload: Mapping[str, Any]) -> State:
     sheep = sheep_at(state, payload.get("sheep"), rule=regroup.SECTION)
-    d = payload.get("direction")
+    d = direction_name(payload.get("direction")) or payload.get("direction")
     slide = payload.get("slide")
+    slide = None if slide is None else direction_name(slide) or slide
     options = regroup.routes(state.flock.grid(), state.regroup_face)
     in_group = [r for r in options if sheep in r.group]
     if not in_group:

@@ -386,3 +386,20 @@ def test_a_correction_to_a_split_flock_is_refused_outside_a_regrouping() -> None
     s = GAME.apply(s, ev("action", "Rita", tile="lamb-push-1", sheep=[0, 3], direction="front"))
     assert s.phase is Phase.REGROUP  # while regrouping, the table may say the flock is still split
     assert GAME.apply(s, ev("correction", flock=split)).phase is Phase.REGROUP
+
+
+def test_regrouping_accepts_the_direction_aliases() -> None:
+    s = GAME.apply(in_fields(TALL), ev("action", "Rita", tile="lamb-push-1", sheep=[0, 3], direction="front"))
+    s = GAME.apply(s, roll("regroup", "+"))
+    legal = {r.payload["direction"] for r in GAME.prompt(s).choices}
+    assert "back" in legal
+    assert GAME.apply(s, ev("regroup", "Rita", sheep=[0, 4], direction="down")) == GAME.apply(
+        s, ev("regroup", "Rita", sheep=[0, 4], direction="back")
+    )
+
+
+def test_alignment_accepts_the_direction_aliases() -> None:
+    s = in_fields(TALL)
+    assert GAME.apply(s, ev("action", "Rita", tile="alignment-3", side="up")) == GAME.apply(
+        s, ev("action", "Rita", tile="alignment-3", side="front")
+    )

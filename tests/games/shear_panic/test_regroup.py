@@ -81,3 +81,13 @@ def test_x_falls_back_to_orthogonal_when_no_diagonal_reaches() -> None:
 def test_a_whole_flock_has_nothing_to_regroup() -> None:
     assert regroup.smallest_groups(EXAMPLE.grid()) == []
     assert regroup.routes(EXAMPLE.grid(), regroup.PLUS) == []
+
+
+def test_plus_falls_back_to_diagonal_when_no_orthogonal_line_reaches() -> None:
+    # The red stands two squares off both edges of the flock: no row or column
+    # through it meets a sheep, so "+" alone would leave the game stuck.
+    grid = Flock.from_rows(["..GBB", "..KYY", "..GR.", ".....", "R...."]).grid()
+    assert regroup.orthogonal_routes(grid, frozenset({(0, 0)})) == []
+    routes = regroup.routes(grid, regroup.PLUS)
+    assert routes and all(r.direction == "front-right" for r in routes)
+    assert all(whole(r.grid) for r in routes)
