@@ -47,7 +47,7 @@ class Table:
     def get(self, key: str, check: Callable[[Any], bool], expected: str, default: Any = ...) -> Any:
         if key not in self.data:
             if default is ...:
-                raise ConfigError(self.file, self._key(key), expected, "nothing")
+                raise ConfigError(self.file, self._key(key), expected, missing=True)
             return default
         value = self.data[key]
         if not check(value):
@@ -105,3 +105,68 @@ class Table:
 
 def load_table(path: str | os.PathLike[str]) -> Table:
     return Table(load_toml(path), Path(path))
+
+
+# -- writing ------------------------------------------------------------------
+# The standard library reads TOML but does not write it.  Profiles are small
+# (tables of numbers, strings and lists), so this one writer serves every
+# calibration wizard; its output is read back by tomllib in the tests.
+
+
+def _toml_key(key: str) -> str:
+    bare = key.replace("-", "").replace("_", "").isalnum() and key.isascii()
+    return key if bare else _toml_value(key)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if v != v or v in (float("inf"), float("-inf")):
+            raise ValueError(f"TOML profiles hold finite numbers only, got {v}")
+        return repr(round(v, 6))
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if hasattr(v, "item"):  # a numpy scalar
+        return _toml_value(v.item())
+    raise TypeError(f"cannot write {type(v).__name__} to TOML")
+
+
+def _is_table_list(v: Any) -> bool:
+    return isinstance(v, (list, tuple)) and bool(v) and all(isinstance(x, Mapping) for x in v)
+
+
+def _toml_table(data: Mapping[str, Any], prefix: str, out: list[str]) -> None:
+    scalars = {k: v for k, v in data.items() if not isinstance(v, Mapping) and not _is_table_list(v) and v is not None}
+    for k, v in scalars.items():
+        out.append(f"{_toml_key(k)} = {_toml_value(v)}")
+    for k, v in data.items():
+        name = f"{prefix}{_toml_key(k)}"
+        if isinstance(v, Mapping):
+            out += ["", f"[{name}]"]
+            _toml_table(v, f"{name}.", out)
+        elif _is_table_list(v):
+            for item in v:
+                out += ["", f"[[{name}]]"]
+                _toml_table(item, f"{name}.", out)
+
+
+def dump_toml(data: Mapping[str, Any], comment: str = "") -> str:
+    """TOML text for ``data`` (nested dicts, lists of dicts, scalars, lists); None values are left out."""
+    out = [f"# {line}" if line else "#" for line in comment.splitlines()]
+    _toml_table(data, "", out)
+    return "\n".join(out).lstrip("\n") + "\n"
+
+
+def save_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
+    """Write a profile so that a crash never leaves half of one behind."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(p)
+    return p

@@ -58,8 +58,8 @@ class RecordError(BellwetherError, ValueError):
 class ConfigError(BellwetherError, ValueError):
     """A bad configuration or calibration value: file, key, expected, actual."""
 
-    def __init__(self, file: object, key: str, expected: str, actual: object = None) -> None:
-        got = "" if actual is None else f", got {actual!r}"
+    def __init__(self, file: object, key: str, expected: str, actual: object = None, *, missing: bool = False) -> None:
+        got = ", but it is missing" if missing else "" if actual is None else f", got {actual!r}"
         super().__init__(f"{file}: {key}: expected {expected}{got}")
         self.file = str(file)
         self.key = key
