@@ -83,6 +83,14 @@ def line_start(grid: Mapping[Pos, str], on_line: Pos, d: Pos) -> Pos:
     return far
 
 
+def pushed_line(grid: Mapping[Pos, str], on_line: Pos, d: Pos) -> list[Pos]:
+    """The sheep a Line or Diagonal Push along ``d`` moves: from the first met up to a gap."""
+    chain = [line_start(grid, on_line, d)]
+    while (nxt := _add(chain[-1], d)) in grid:
+        chain.append(nxt)
+    return chain
+
+
 def line_push(grid: Mapping[Pos, str], on_line: Pos, d: Pos) -> Grid:
     """Push a whole row or column one space from outside the flock (Line Push)."""
     if d not in (DIRECTIONS[n] for n in ORTHOGONAL):

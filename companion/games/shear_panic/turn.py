@@ -99,11 +99,16 @@ def tile_result(state: State, tile: Tile, payload: Mapping[str, Any]) -> tuple[G
             raise Refusal("an Alignment needs 'side': front, back, left or right", MENU)
         return actions.alignment(grid, DIRECTIONS[side]), state.facing
     sheep = sheep_at(state, payload.get("sheep"))
-    if own_only(tile) and grid[sheep] != colour:
+    d = step_of(payload.get("direction"))
+    if own_only(tile) and a in (Action.LINE_PUSH, Action.DIAGONAL_PUSH):
+        # The line is pushed from outside: the sheep-face asks that it moves one of yours.
+        fits = d in (DIRECTIONS[n] for n in (ORTHOGONAL if a is Action.LINE_PUSH else DIAGONAL))
+        if fits and not any(grid[p] == colour for p in actions.pushed_line(grid, sheep, d)):
+            raise Refusal(f"this tile only moves one of your own sheep ({colour}); that line moves none of them", MENU)
+    elif own_only(tile) and grid[sheep] != colour:
         raise Refusal(
             f"this tile only moves one of your own sheep ({colour}); the sheep at {list(sheep)} is {grid[sheep]}", MENU
         )
-    d = step_of(payload.get("direction"))
     move = {
         Action.LAMB_PUSH: actions.lamb_push,
         Action.LINE_PUSH: actions.line_push,
@@ -388,8 +393,9 @@ def _candidates(state: State, tile: Tile, grid: Mapping[Pos, str], own: str) -> 
     if a in (Action.LINE_PUSH, Action.DIAGONAL_PUSH):
         names = ORTHOGONAL if a is Action.LINE_PUSH else DIAGONAL
         for name in names:
-            for start in actions.line_representatives(grid, DIRECTIONS[name]):
-                if own_only(tile) and grid[start] != own:
+            d = DIRECTIONS[name]
+            for start in actions.line_representatives(grid, d):
+                if own_only(tile) and not any(grid[p] == own for p in actions.pushed_line(grid, start, d)):
                     continue
                 yield {"tile": tile.id, "sheep": list(start), "direction": name}
         return

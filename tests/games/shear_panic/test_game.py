@@ -403,3 +403,21 @@ def test_alignment_accepts_the_direction_aliases() -> None:
     assert GAME.apply(s, ev("action", "Rita", tile="alignment-3", side="up")) == GAME.apply(
         s, ev("action", "Rita", tile="alignment-3", side="front")
     )
+
+
+def test_a_sheep_face_line_push_must_move_one_of_your_own_sheep_however_the_line_is_named() -> None:
+    tiles = default_data(4)["tiles"]
+    line = next(t for t in tiles["tile"] if t["id"] == "line-push-1")
+    line["symbol"] = "own"  # a calibrated menu may print the sheep-face on a Line Push
+    s = GAME.initial_state(GAME.validate_setup({"players": FOUR, "options": {"tiles": tiles}}))
+    s = replace(s, flock=Flock.from_rows(["GRB", "YKY", "BGR"]), truck=False, phase=Phase.ACTION)
+    # The top row G R B pushed right: the push meets the green first but moves Rita's red too.
+    named_red = GAME.apply(s, ev("action", "Rita", tile="line-push-1", sheep=[1, 2], direction="right"))
+    named_green = GAME.apply(s, ev("action", "Rita", tile="line-push-1", sheep=[0, 2], direction="right"))
+    assert named_red == named_green
+    legal = [e.payload for e in GAME.legal_actions(s) if e.payload["tile"] == "line-push-1"]
+    assert {"tile": "line-push-1", "sheep": (0, 2), "direction": "right"} in legal
+    # The middle row Y K Y has no red: refused, whichever sheep names it.
+    with pytest.raises(IllegalAction, match="own sheep"):
+        GAME.apply(s, ev("action", "Rita", tile="line-push-1", sheep=[1, 1], direction="left"))
+    assert all(p["sheep"] != (2, 1) or p["direction"] != "left" for p in legal)
