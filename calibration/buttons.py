@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.config import load_table
+from companion.config import dump_toml, load_table, save_text_atomic
 from companion.errors import BellwetherError, ConfigError
 from companion.paths import config_dir
 
@@ -85,28 +85,20 @@ def load_profile(path: str | Path | None = None) -> Any:
 
 
 def to_toml(m: Any) -> str:
-    lines = [
-        "# Bellwether GPIO buttons: written by `bellwether calibrate buttons`.",
-        f"version = {PROFILE_VERSION}",
-        f'scheme = "{m.scheme}"',
-        f"bounce_ms = {round(m.bounce_s * 1000)}",
-        f"hold_ms = {round(m.hold_s * 1000)}",
-        f"pull_up = {'true' if m.pull_up else 'false'}",
-    ]
-    if m.backend:
-        lines.append(f'backend = "{m.backend}"')
-    lines += ["", "[pins]"]
-    lines += [f"{role} = {pin}" if isinstance(pin, int) else f'{role} = "{pin}"' for role, pin in m.pins.items()]
-    return "\n".join(lines) + "\n"
+    data: dict[str, Any] = {
+        "version": PROFILE_VERSION,
+        "scheme": m.scheme,
+        "bounce_ms": round(m.bounce_s * 1000),
+        "hold_ms": round(m.hold_s * 1000),
+        "pull_up": m.pull_up,
+        "backend": m.backend or None,
+        "pins": dict(m.pins),
+    }
+    return dump_toml(data, "Bellwether GPIO buttons: written by `bellwether calibrate buttons`.")
 
 
 def save(m: Any, path: str | Path | None = None) -> Path:
-    path = Path(path) if path else profile_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(to_toml(m), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return save_text_atomic(Path(path) if path else profile_path(), to_toml(m))
 
 
 def check_buttons(m: Any, factory: Any, timeout: float = 20.0, progress: Callable[[str], None] = print) -> None:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.config import load_table
+from companion.config import dump_toml, load_table, save_text_atomic
 from companion.errors import BellwetherError, ConfigError
 from companion.paths import config_dir
 
@@ -78,47 +78,25 @@ class CameraProfile:
 
     # -- TOML ---------------------------------------------------------------
     def to_toml(self) -> str:
-        lines = ["# Bellwether camera calibration: written by `bellwether calibrate camera`.", f"version = {PROFILE_VERSION}", "", "[camera]"]
-        lines += [f"{k} = {_value(v)}" for k, v in self.camera.items()]
+        data: dict[str, Any] = {"version": PROFILE_VERSION, "camera": dict(self.camera)}
         if self.tray is not None:
-            lines += ["", "[tray]", f"region = {_value(list(self.tray))}"]
+            data["tray"] = {"region": list(self.tray)}
         if self.pip_overrides:
-            lines += ["", "[pips]"] + [f"{k} = {_value(v)}" for k, v in sorted(self.pip_overrides.items())]
-        for name, die in self.dice.items():
-            lines += ["", f"[dice.{_key(name)}]", f"kind = {_value(die.kind)}", f"die_px = {die.die_px:.2f}"]
-            if die.tray_lab is not None:
-                lines.append(f"tray_lab = {_value([round(v, 2) for v in die.tray_lab])}")
-            for face in die.faces:
-                lines += ["", f"[dice.{_key(name)}.faces.{_key(face.name)}]"]
-                lines += [f"{k} = {_value(v)}" for k, v in face.to_toml().items()]
-        return "\n".join(lines) + "\n"
+            data["pips"] = dict(sorted(self.pip_overrides.items()))
+        if self.dice:
+            data["dice"] = {
+                name: {
+                    "kind": die.kind,
+                    "die_px": round(die.die_px, 2),
+                    "tray_lab": None if die.tray_lab is None else [round(v, 2) for v in die.tray_lab],
+                    "faces": {face.name: face.to_toml() for face in die.faces},
+                }
+                for name, die in self.dice.items()
+            }
+        return dump_toml(data, "Bellwether camera calibration: written by `bellwether calibrate camera`.")
 
     def save(self, path: str | Path | None = None) -> Path:
-        path = Path(path) if path else profile_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".toml.tmp")
-        tmp.write_text(self.to_toml(), encoding="utf-8")
-        tmp.replace(path)  # never leave half a profile behind
-        return path
-
-
-def _string(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _key(s: str) -> str:
-    bare = s.replace("-", "").replace("_", "").isalnum() and s.isascii()
-    return s if bare else _string(s)
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return _string(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    return repr(v)
+        return save_text_atomic(Path(path) if path else profile_path(), self.to_toml())
 
 
 def _number(v: Any) -> bool:
