@@ -364,3 +364,30 @@ def boards(ctx: Ctx) -> Iterator[float]:
         ctx.result["problems"][game] = ctx.check(f"table-{game}")
         ctx.result["texts"][game] = ctx.texts()
         ctx.result.setdefault("events", {})[game] = len(app.session.events)
+
+
+@scenario()
+def settings_touch(ctx: Ctx) -> Iterator[float]:
+    """The colour-blind palette and spoken prompts, switched on by touch."""
+    app = ctx.app
+    from ui import prefs, theme
+
+    app.new_game("tally", {"players": [{"name": "Ann"}, {"name": "Bob"}]})
+    yield 0.4
+    ctx.result["mark_before"] = list(app.root.get_screen("table").ids.who_mark.rgba)
+    yield from ctx.tap_text("Settings")
+    yield from ctx.tap_text("Colour-blind colours")
+    yield from ctx.tap_text("Spoken prompts: off")
+    ctx.result["palette"] = app.palette
+    ctx.result["speak"] = app.speak
+    ctx.result["saved"] = vars(prefs.Preferences.load(app.options.data_dir))
+    ctx.result["swatch_texts"] = [t for t in ctx.texts() if t in {s.name for s in theme.PALETTES["colour-blind"]}]
+    ctx.shot("settings-colour-blind")
+    yield from ctx.tap_text("Back")
+    yield 0.3
+    ctx.result["screen"] = app.root.current
+    ctx.result["mark_after"] = list(app.root.get_screen("table").ids.who_mark.rgba)
+    ctx.result["expected_mark"] = list(theme.swatch("colour-blind", 0).rgba)
+    ctx.result["spoken"] = app.speaker.last
+    ctx.result["prompt"] = app.session.prompt().text
+    app.speaker.stop()

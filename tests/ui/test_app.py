@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 pytestmark = pytest.mark.ui
@@ -62,7 +64,7 @@ def test_killed_mid_game_reopens_where_it_was(scenarios):
     assert after["after_redo"]["scores"] == {"Ann": 6, "Bob": 2, "Cy": 5}
 
 
-@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+@pytest.mark.parametrize("size", ["800x480", "1280x720", "720x1280"])
 def test_every_screen_fits(scenarios, size):
     r = scenarios.run("screens", size=size)
     assert set(r["problems"]) == {"home", "setup", "tally-table", "fleeced-table", "table", "log", "results", "settings"}
@@ -116,3 +118,14 @@ def test_the_other_games_have_their_own_pictures_that_fit(scenarios, size):
     assert any("pastures" in t for t in r["texts"]["battle-sheep"])
     assert any(t.startswith("Saved ") for t in r["texts"]["sheep-hop"])
     assert any(t.startswith("Deck ") for t in r["texts"]["pendleton-hill"])
+
+
+def test_colour_blind_palette_and_spoken_prompts_by_touch(scenarios):
+    r = scenarios.run("settings_touch")
+    assert r["palette"] == "colour-blind" and r["saved"]["palette"] == "colour-blind"
+    assert r["swatch_texts"] == ["Vermilion", "Blue", "Yellow", "Bluish green", "Reddish purple", "Sky blue"]
+    assert r["screen"] == "table"
+    assert r["mark_after"] == r["expected_mark"] != r["mark_before"]
+    assert r["speak"] == (shutil.which("espeak-ng") is not None or shutil.which("espeak") is not None)
+    if r["speak"]:  # espeak-ng is installed: the prompt was handed to it
+        assert r["saved"]["speak"] is True and r["spoken"] == r["prompt"] == "Ann: roll the die."

@@ -1,0 +1,130 @@
+"""The app's plain-Python parts, without a window: log rows, score series,
+preferences, the sensor hub and speech."""
+
+from __future__ import annotations
+
+import json
+import queue
+import shutil
+
+import pytest
+
+from companion import testing
+from companion.errors import ConfigError
+from companion.events import CORRECTION, ROLL, Event, Source
+from companion.session import Session
+from hardware.sensor import Sensor, SensorStatus
+from ui import history, prefs
+from ui.app import parse_size
+from ui.sensors import SensorHub, SensorSpec
+from ui.speech import Speaker
+
+
+def roll(face: int, source: Source = Source.TOUCH) -> Event:
+    return Event(ROLL, {"die": "d6", "faces": [face]}, None, 1_700_000_000.0 + face, source)
+
+
+@pytest.fixture
+def session() -> Session:
+    testing.register()
+    return Session.new(None, "tally", {"players": ["Ann", "Bob"]})
+
+
+def test_log_rows_follow_undo_and_redo(session):
+    for f in (1, 2, 3):
+        session.apply(roll(f))
+    session.undo(2)
+    session.redo(1)
+    session.apply(Event(CORRECTION, {"points": {"Ann": 9}}))
+    rows = history.log_rows(session)
+    assert [r.op for r in rows] == ["apply", "apply", "apply", "undo", "undo", "redo", "apply"]
+    # In effect: roll 1, the redone roll 2, the correction; roll 3 was dropped by the new event.
+    assert [r.position for r in rows] == [0, None, None, None, None, 1, 2]
+    assert rows[2].text == "roll d6: 3" and rows[5].text == "redo: roll d6: 2"
+    assert rows[-1].correction and rows[-1].text == "correction points=Ann=9"
+    assert rows[0].source == "touch"
+
+
+def test_score_series_replays_every_event(session):
+    for f in (4, 5, 6):
+        session.apply(roll(f, Source.CAMERA))
+    assert history.score_series(session) == {"Ann": [0, 4, 4, 10], "Bob": [0, 0, 5, 5]}
+
+
+def test_preferences_round_trip_and_survive_a_bad_file(tmp_path):
+    p = prefs.Preferences(palette="colour-blind", speak=True, last_players=("Ann", "Bob"))
+    p.save(tmp_path)
+    assert prefs.Preferences.load(tmp_path) == p
+    (tmp_path / prefs.PREFS_FILE).write_text("{not json")
+    assert prefs.Preferences.load(tmp_path) == prefs.Preferences()
+    prefs.set_open_game(tmp_path, 7)
+    assert prefs.open_game(tmp_path) == 7 and json.loads((tmp_path / prefs.OPEN_FILE).read_text()) == {"session": 7}
+    prefs.set_open_game(tmp_path, None)
+    assert prefs.open_game(tmp_path) is None
+
+
+def test_window_size_is_checked():
+    assert parse_size("1280x720") == (1280, 720) and parse_size(None) == (800, 480)
+    with pytest.raises(ConfigError, match="WIDTHxHEIGHT"):
+        parse_size("big")
+
+
+class Fake(Sensor):
+    name = "fake"
+
+
+def test_hub_reports_missing_and_unset_sensors_offline_with_reasons():
+    def missing(_q):
+        raise ModuleNotFoundError("No module named 'pyaudio'", name="pyaudio")
+
+    def broken(_q):
+        raise OSError("no such device /dev/video0")
+
+    specs = (
+        SensorSpec("microphone", missing, "whistles"),
+        SensorSpec("camera", broken, "dice"),
+        SensorSpec("buttons", lambda _q: None, "buttons"),
+    )
+    hub = SensorHub(specs)
+    hub.open_all(background=False)
+    events, changed = hub.drain()
+    assert changed and not events
+    reasons = {n: s.reason for n, s in hub.statuses.items()}
+    assert reasons["microphone"] == "module pyaudio is not installed or not built yet"
+    assert reasons["camera"] == "could not open: no such device /dev/video0"
+    assert reasons["buttons"].startswith("no button profile")
+    assert [s.sensor for s in hub.offline()] == ["microphone", "camera", "buttons"]
+
+
+def test_hub_drains_in_bounded_batches_and_forwards_dice_requests():
+    hub = SensorHub(specs=())
+    fake = Fake(out=queue.Queue())
+    asked = []
+    fake.request = asked.append  # type: ignore[attr-defined]
+    hub.add(fake)
+    fake.set_status(True, "fake device")
+    for f in range(1, 7):
+        fake.emit(roll(f))
+    events, changed = hub.drain(limit=4)
+    assert changed and hub.statuses["fake"] == SensorStatus("fake", True, "fake device", hub.statuses["fake"].time)
+    assert len(events) == 2  # two status items came first, then two of the six rolls
+    assert len(hub.drain()[0]) == 4
+    hub.request("d6 x 2")
+    assert asked == ["d6 x 2"]
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng not installed")
+def test_speaker_speaks_through_espeak_and_stops():
+    s = Speaker()
+    assert s.available and "espeak" in s.reason
+    assert s.say("Ann: roll the die.")
+    assert s.last == "Ann: roll the die."
+    s.stop()
+
+
+def test_speaker_without_the_program_is_unavailable_and_silent():
+    s = Speaker(program="no-such-speech-program-xyz")
+    if shutil.which("espeak"):
+        pytest.skip("the espeak fallback is installed")
+    assert not s.available and s.reason == "espeak-ng is not installed"
+    assert s.say("anything") is False
