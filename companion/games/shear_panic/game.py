@@ -148,7 +148,9 @@ class ShearPanic(Game):
     def _prompt(self, state: State, with_choices: bool) -> Prompt:
         ph = state.phase
         if ph is Phase.OVER:
-            return Prompt(None, "The game is over.", turn.END)
+            out = self.outcome(state)
+            text = "The game is over." if out is None else f"The game is over: {out.ranking[0]} wins."
+            return Prompt(None, text, turn.END)
         who = turn.name_of(state, state.active)
         colour = state.colours[state.active]
         # Applying an event needs only what is expected, not the (costly) list of choices.
@@ -160,14 +162,24 @@ class ShearPanic(Game):
             rule = turn.START if ph is Phase.TRUCK_ROLL else turn.PANIC
             return Prompt(who, text, rule, (ROLL,), DiceRequest("panic", 1, turn.PANIC_FACES), choices)
         rule = turn.START if state.truck else turn.PANIC
+        then = "then your marker goes to space 0" if state.truck else "then your turn ends"
         if ph is Phase.PUSH:
-            return Prompt(who, f"{who}: Lamb Push a {state.push_colour} sheep.", rule, (LAMB_PUSH,), None, choices)
-        if ph is Phase.TURN:
-            return Prompt(
-                who, f"{who}: white! The whole flock does an Ewe Turn, left or right.", rule, (EWE_TURN,), None, choices
+            text = (
+                f"{who}: Lamb Push a {state.push_colour} sheep one space in any direction, pushing the sheep "
+                f"ahead of it; {then}."
             )
+            return Prompt(who, text, rule, (LAMB_PUSH,), None, choices)
+        if ph is Phase.TURN:
+            text = (
+                f"{who}: white! The whole flock does an Ewe Turn, left or right (Roger and the Shearer move to "
+                f"the new front); {then}."
+            )
+            return Prompt(who, text, rule, (EWE_TURN,), None, choices)
         if ph is Phase.ACTION:
-            text = f"{who} ({colour}): choose an action from your command menu."
+            text = (
+                f"{who} ({colour}): choose an action from your command menu; the counter then moves on by its "
+                f"number (now on space {state.time_counter}). {_field_hint(state)}"
+            )
             return Prompt(who, text, turn.MENU, (ACTION,), None, choices)
         # Regrouping
         if state.regroup_face is None:
@@ -176,8 +188,16 @@ class ShearPanic(Game):
             text += " or slide a group that touches the flock by a corner." if slides else "."
             faces = regroup.FACES
             return Prompt(who, text, regroup.SECTION, (ROLL, REGROUP), DiceRequest("regroup", 1, faces), choices)
+        if state.regroup_face == regroup.PLUS:
+            how = "orthogonally, in a straight line,"
+        else:
+            how = (
+                "diagonally, in a straight line (meeting the flock at a corner, it slides to the side you choose;"
+                " if no diagonal reaches, orthogonally),"
+            )
         text = (
-            f"{who}: the regrouping die shows {state.regroup_face}: move a smallest group until it rejoins the flock."
+            f"{who}: the regrouping die shows {state.regroup_face}: move a smallest group {how} "
+            "until it rejoins the flock."
         )
         return Prompt(who, text, regroup.SECTION, (REGROUP,), None, choices)
 
@@ -265,6 +285,8 @@ class ShearPanic(Game):
             },
             "scores": dict(zip(names, state.scores, strict=True)),
             "markers": dict(zip(names, state.scores, strict=True)),  # score markers stand on the track at the score
+            # markers still in the sheep truck: players whose truck-start Lamb Push is still to come
+            "in_truck": names[state.active :] if state.truck and state.phase is not Phase.OVER else [],
             "colours": dict(zip(names, state.colours, strict=True)),
             "neutral": neutral[0] if len(neutral) == 1 else None,
             "in_game": {n: turn.in_game(state, i) for i, n in enumerate(names)},
@@ -277,6 +299,30 @@ class ShearPanic(Game):
             "notice": state.notice,
             "track": track.to_json(),
         }
+
+
+def _field_hint(state: State) -> str:
+    """What scores in the field the counter is in, in the rulebook's words."""
+    track = state.track
+    t = state.time_counter
+    field = track.field(t)
+    if field == "teammates":
+        return "Teammates' field: you score 1 if your two sheep touch by a corner, 2 if by a side."
+    if field == "roger":
+        where = f"passes the gate (space {track.roger_gate})" if t < track.roger_gate else "reaches his pen"
+        return (
+            f"Roger's field: when the counter {where}, every sheep scores 4, 3, 2, 1 by row from Roger"
+            f" (pen: space {track.roger_pen})."
+        )
+    if field == "black-sheep":
+        return (
+            "Black sheep field: you score 1 for each of your sheep touching the black sheep by a corner, 2 by a side."
+        )
+    where = f"the gate (space {track.shearing_gate}) and " if t < track.shearing_gate else ""
+    return (
+        f"Shearing field: at {where}the final pen (space {track.final_pen}) the front row is shorn and the others"
+        " score 4, 3, 2, 1 from the back."
+    )
 
 
 def _label(e: Event) -> str:

@@ -421,3 +421,36 @@ def test_a_sheep_face_line_push_must_move_one_of_your_own_sheep_however_the_line
     with pytest.raises(IllegalAction, match="own sheep"):
         GAME.apply(s, ev("action", "Rita", tile="line-push-1", sheep=[1, 1], direction="left"))
     assert all(p["sheep"] != (2, 1) or p["direction"] != "left" for p in legal)
+
+
+def test_markers_still_in_the_truck_are_shown_until_each_player_has_jumped() -> None:
+    s = new(THREE)
+    assert GAME.state_json(s)["in_truck"] == ["Rita", "Gus", "Yan"]
+    s = GAME.apply(s, roll("panic", "white"))
+    s = GAME.apply(s, ev("ewe-turn", "Rita", direction="left"))
+    j = GAME.state_json(s)
+    assert j["in_truck"] == ["Gus", "Yan"] and j["markers"]["Rita"] == 0
+    for who in ("Gus", "Yan"):
+        s = GAME.apply(s, roll("panic", "white"))
+        s = GAME.apply(s, ev("ewe-turn", who, direction="left"))
+    assert GAME.state_json(s)["in_truck"] == []
+
+
+def test_prompts_say_what_happens_next() -> None:
+    s = in_fields(TALL, counter=5)
+    text = GAME.prompt(s).text
+    assert "counter" in text and "Teammates' field" in text and "by a side" in text
+    assert "Roger" in GAME.prompt(replace(s, time_counter=20)).text
+    assert "black sheep" in GAME.prompt(replace(s, time_counter=40)).text
+    assert "shorn" in GAME.prompt(replace(s, time_counter=55)).text
+    s = GAME.apply(s, ev("action", "Rita", tile="lamb-push-1", sheep=[0, 3], direction="front"))
+    s = GAME.apply(s, roll("regroup", "+"))
+    assert "orthogonally" in GAME.prompt(s).text
+    s2 = GAME.apply(in_fields(TALL), ev("action", "Rita", tile="lamb-push-1", sheep=[0, 3], direction="front"))
+    assert "diagonally" in GAME.prompt(GAME.apply(s2, roll("regroup", "X"))).text
+    push = replace(in_fields(TALL), phase=Phase.PUSH, push_colour="blue")
+    assert "pushing" in GAME.prompt(push).text
+    turn = replace(in_fields(TALL), phase=Phase.TURN)
+    assert "Roger and the Shearer" in GAME.prompt(turn).text
+    over = replace(in_fields(TALL), phase=Phase.OVER, scores=(3, 9, 1, 2))
+    assert "Gus wins" in GAME.prompt(over).text
