@@ -158,7 +158,10 @@ class ShearPanic(Game):
         choices = tuple(Choice(_label(e), e.type, e.payload, who) for e in events) if len(events) <= FEW else ()
         if ph is Phase.TRUCK_ROLL or ph is Phase.PANIC_ROLL:
             why = "the sheep jump down from the truck" if ph is Phase.TRUCK_ROLL else "the counter is on a panic space"
-            text = f"{who}: roll the panic die ({why})." + (f" {state.notice}" if state.notice else "")
+            text = (
+                f"{who}: roll the panic die ({why}), then Lamb Push a sheep of the colour it shows"
+                " (white: the whole flock does an Ewe Turn)." + (f" {state.notice}" if state.notice else "")
+            )
             rule = turn.START if ph is Phase.TRUCK_ROLL else turn.PANIC
             return Prompt(who, text, rule, (ROLL,), DiceRequest("panic", 1, turn.PANIC_FACES), choices)
         rule = turn.START if state.truck else turn.PANIC

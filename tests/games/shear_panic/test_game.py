@@ -437,6 +437,7 @@ def test_markers_still_in_the_truck_are_shown_until_each_player_has_jumped() -> 
 
 
 def test_prompts_say_what_happens_next() -> None:
+    assert "then Lamb Push a sheep of the colour" in GAME.prompt(new(THREE)).text
     s = in_fields(TALL, counter=5)
     text = GAME.prompt(s).text
     assert "counter" in text and "Teammates' field" in text and "by a side" in text
