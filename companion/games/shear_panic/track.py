@@ -132,7 +132,8 @@ def validate_track(data: Mapping[str, Any], file: str = "track", players: int | 
     roger_pen = _int(pens, "roger", file, "pens.", roger_gate + 1, rng["roger"][1])
     shearing_gate = _int(gates, "shearing", file, "gates.", rng["shearing"][0], spaces - 1)
     final_pen = _int(pens, "final", file, "pens.", spaces, spaces)
-    roger_picture = _int(pictures, "roger", file, "pictures.", 1, roger_pen)
+    # Roger must stand at the flock by his gate: the gate scores rows "from Roger".
+    roger_picture = _int(pictures, "roger", file, "pictures.", 1, roger_gate)
     shearer_picture = _int(pictures, "shearer", file, "pictures.", 1, shearing_gate)
     panic = data.get("panic", [])
     if not isinstance(panic, list):

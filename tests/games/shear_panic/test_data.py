@@ -60,6 +60,7 @@ def test_the_starting_flock_is_a_square_with_the_black_sheep_in_the_middle() -> 
         (("track", "gates", "roger"), 40, "track.gates.roger"),
         (("track", "panic"), [3, 3], "track.panic"),
         (("track", "pictures", "shearer"), 99, "track.pictures.shearer"),
+        (("track", "pictures", "roger"), 20, "track.pictures.roger"),  # after his gate (19): no Roger to score
         (("tiles", "tile", 2, "time"), 0, "tiles.tile[2].time"),
         (("tiles", "tile", 0, "action"), "jump", "tiles.tile[0].action"),
         (("tiles", "tile", 1, "id"), "lamb-push-1", "tiles.tile[1].id"),
