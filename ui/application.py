@@ -114,7 +114,8 @@ class BellwetherApp(App):
             try:
                 self.open_session(last, root)
                 return
-            except BellwetherError as e:
+            except Exception as e:  # whatever is wrong with it, the app must still start
+                self.message = f"Could not reopen game #{last}: {e}"
                 log.warning("could not reopen game %s: %s", last, e)
                 prefs.set_open_game(o.data_dir, None)
         root.current = "home"
@@ -189,6 +190,11 @@ class BellwetherApp(App):
             if event.type == ROLL:
                 self.last_roll_accepted = False
             self.message = f"Not accepted: {e.reason} — {e.rule}"
+            self.changed()
+            return False
+        except Exception as e:  # a fault in a game engine must not take the table down
+            log.exception("the %s engine failed on %s", self.session.game.name, event)
+            self.message = f"The {self.session.game.title} engine failed on this {event.type} ({type(e).__name__}: {e}); nothing was recorded."
             self.changed()
             return False
         if event.type == ROLL:

@@ -391,3 +391,34 @@ def settings_touch(ctx: Ctx) -> Iterator[float]:
     ctx.result["spoken"] = app.speaker.last
     ctx.result["prompt"] = app.session.prompt().text
     app.speaker.stop()
+
+
+@scenario()
+def faulty_engine(ctx: Ctx) -> Iterator[float]:
+    """An engine that crashes (not a refusal) and a state it cannot describe:
+    the app shows both and stays playable."""
+    from companion import registry
+    from companion.testing import Tally
+
+    class Faulty(Tally):
+        name = "faulty"
+        title = "Faulty"
+
+        def apply(self, state, event):
+            if event.get("faces") == (6,):
+                raise ZeroDivisionError("a bug in the engine")
+            return super().apply(state, event)
+
+        def state_json(self, state):
+            raise KeyError("points")
+
+    registry.register(Faulty())
+    app = ctx.app
+    app.new_game("faulty", {"players": [{"name": "Ann"}, {"name": "Bob"}]})
+    yield 0.5
+    table = app.root.get_screen("table")
+    yield from ctx.tap(ctx.button("6", table.ids.entry))
+    ctx.result["after_crash"] = {"message": app.message, "events": len(app.session.events), "screen": app.root.current}
+    yield from ctx.tap(ctx.button("3", table.ids.entry))
+    ctx.result["after_good"] = {"prompt": table.ids.prompt.text, "events": len(app.session.events)}
+    ctx.result["board_texts"] = [w.text for w in table.ids.board_holder.children if hasattr(w, "text")]

@@ -129,3 +129,11 @@ def test_colour_blind_palette_and_spoken_prompts_by_touch(scenarios):
     assert r["speak"] == (shutil.which("espeak-ng") is not None or shutil.which("espeak") is not None)
     if r["speak"]:  # espeak-ng is installed: the prompt was handed to it
         assert r["saved"]["speak"] is True and r["spoken"] == r["prompt"] == "Ann: roll the die."
+
+
+def test_a_crashing_engine_or_picture_does_not_stop_play(scenarios):
+    r = scenarios.run("faulty_engine")
+    assert r["after_crash"]["events"] == 0 and r["after_crash"]["screen"] == "table"
+    assert "engine failed" in r["after_crash"]["message"] and "ZeroDivisionError" in r["after_crash"]["message"]
+    assert r["after_good"] == {"prompt": "Bob: roll the die.", "events": 1}
+    assert any("picture failed" in t for t in r["board_texts"])

@@ -10,6 +10,7 @@ alone, before it has a picture of its own.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -22,7 +23,9 @@ from companion.game import Choice, DiceRequest
 from .. import theme
 from ..boards import board_class
 from ..history import describe
-from ..widgets import FitButton, load_kv
+from ..widgets import FitButton, FitLabel, load_kv
+
+log = logging.getLogger(__name__)
 
 MAX_LEGAL_AS_CHOICES = 60
 MAX_CHOICES = 120  # more would not be usable by touch; the rest stays reachable by keyboard/log
@@ -141,13 +144,19 @@ class TableScreen(Screen):
         return None
 
     def _draw_board(self, session: Any) -> None:
-        if self.board is None or self.board_game != session.game.name:
-            holder = self.ids.board_holder
+        holder = self.ids.board_holder
+        try:
+            if self.board is None or self.board_game != session.game.name:
+                holder.clear_widgets()
+                self.board = board_class(session.game.name)()
+                self.board_game = session.game.name
+                holder.add_widget(self.board)
+            self.board.update(session)
+        except Exception as e:  # a picture that fails must not stop play: the frame still works
+            log.exception("board for %s failed", session.game.name)
             holder.clear_widgets()
-            self.board = board_class(session.game.name)()
-            self.board_game = session.game.name
-            holder.add_widget(self.board)
-        self.board.update(session)
+            self.board, self.board_game = None, None
+            holder.add_widget(FitLabel(text=f"The {session.game.title} picture failed ({type(e).__name__}: {e}); play on with the buttons.", color=theme.WARN))
 
     def _entry_request(self, dice: DiceRequest | None) -> tuple[str, int, tuple[Any, ...]] | None:
         """(die, count, faces) the entry area offers now, by mode."""
