@@ -74,6 +74,7 @@ class DetectorParams:
     sub_harmonic_db: float = 20.0  # a tonal line at f/2, f/3 or f/4 within this of the peak makes f a harmonic
     voice_db: float = -20.0  # a comb of lines this close to the peak makes a frame voice-like
     max_voiced_fraction: float = 0.5  # more voice-like frames than this and the "blow" was a voice
+    voice_patience_frames: int = 8  # frames to wait for a voiced-looking start to prove itself a whistle
     min_duration_s: float = 0.048  # from the first strong frame's start half-hop to the last one's end half-hop
     min_strong_frames: int = 3
     max_gap_frames: int = 2  # frames a reported blow may drop out (pea chop, a breath) and go on
@@ -119,6 +120,8 @@ class _Blow:
     level: list[float]
     margin: list[float]
     voice: list[float]
+    recent_hz: list[float]  # the last 3 good frames: the pitch the blow holds
+    loudest: float
     strong: int = 1
     misses: int = 0
     emitted: bool = False
@@ -226,7 +229,7 @@ class WhistleDetector:
             if not np.any((tonality >= self._on[0]) & (snr >= self._on[2])):
                 nothing = np.zeros(len(power), bool)
                 return {"tonality": tonality, "snr": snr, "strong": nothing, "weak": nothing}
-        # Harmonic check: a line at k/2 or k/3 that is itself tonal (well above
+        # Harmonic check: a line at k/2, k/3 or k/4 that is itself tonal (well above
         # the band's median) and not too far below the peak makes k a harmonic
         # of it: toy whistles often sound their 2nd harmonic loudest.
         sub = g[:, len(_PEAK) :].reshape(len(k), len(_DIVISORS), 3).max(axis=2)
@@ -305,17 +308,19 @@ class WhistleDetector:
             if blow is None:
                 if strong[i] and start >= self._quiet_until:
                     self._blow = _Blow(start, j, j, end, [hz[i]], [f["h2"][i]], [f["level"][i]], [f["margin"][i]],
-                                       [f["voice"][i]])
+                                       [f["voice"][i]], [hz[i]], f["level"][i])
                 elif weak[i] and start < self._quiet_until:
                     # The blow that was already reported is still going: stay quiet.
                     self._quiet_until = end + p.refractory_s
                 continue
             # Same blow: near the pitch it has held, and not fallen far below
             # its loudest frame (a struck die rings and dies within a frame).
-            held = blow.hz[-1] if len(blow.hz) < 3 else float(np.median(blow.hz[-3:]))
-            same = abs(hz[i] - held) <= p.max_jump * held and f["level"][i] >= max(blow.level) - p.max_drop_db
+            held_hz = float(np.median(blow.recent_hz))
+            same = abs(hz[i] - held_hz) <= p.max_jump * held_hz and f["level"][i] >= blow.loudest - p.max_drop_db
             if weak[i] and same:
                 blow.last_good, blow.last_end = j, end
+                blow.recent_hz = [*blow.recent_hz[-2:], hz[i]]
+                blow.loudest = max(blow.loudest, f["level"][i])
                 if blow.emitted:
                     continue  # reported: only its end matters now (and memory stays flat)
                 blow.hz.append(hz[i])
@@ -324,10 +329,11 @@ class WhistleDetector:
                 blow.margin.append(f["margin"][i])
                 blow.voice.append(f["voice"][i])
                 blow.strong += bool(strong[i])
-                if (not blow.emitted and blow.last_end - blow.onset >= p.min_duration_s
-                        and blow.strong >= p.min_strong_frames):
+                if blow.last_end - blow.onset >= p.min_duration_s and blow.strong >= p.min_strong_frames:
                     voiced = np.mean(np.asarray(blow.voice) > p.voice_db)
                     if voiced > p.max_voiced_fraction:
+                        if len(blow.voice) < p.voice_patience_frames:
+                            continue  # a whistle's attack can look voiced: hear a few more frames
                         # Speech or laughter holding a harmonic: drop it and
                         # stay quiet while it lasts.
                         self._quiet_until = end + p.refractory_s
