@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,9 @@ class Preferences:
     palette: str = "standard"  # or "colour-blind"
     speak: bool = False  # spoken prompts through espeak-ng
     last_players: tuple[str, ...] = ()  # names offered again at the next setup
+    # Per game, the last setup form as it was started: count, names, colour or
+    # character per seat and the variant options, offered again next time.
+    setups: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, data_dir: Path) -> Preferences:
@@ -35,6 +38,8 @@ class Preferences:
         if not isinstance(prefs.palette, str):
             prefs.palette = "standard"
         prefs.speak = bool(prefs.speak)
+        if not isinstance(prefs.setups, dict):
+            prefs.setups = {}
         return prefs
 
     def save(self, data_dir: Path) -> None:

@@ -422,3 +422,34 @@ def faulty_engine(ctx: Ctx) -> Iterator[float]:
     yield from ctx.tap(ctx.button("3", table.ids.entry))
     ctx.result["after_good"] = {"prompt": table.ids.prompt.text, "events": len(app.session.events)}
     ctx.result["board_texts"] = [w.text for w in table.ids.board_holder.children if hasattr(w, "text")]
+
+
+@scenario()
+def play_and_leave(ctx: Ctx) -> Iterator[float]:
+    """Two rolls, then Home: the game is kept but no longer reopened by itself."""
+    app = ctx.app
+    yield from start_tally(ctx)
+    entry = app.root.get_screen("table").ids.entry
+    for face in ("2", "5"):
+        yield from ctx.tap(ctx.button(face, entry))
+    ctx.result["session"] = app.session.to_json()
+    ctx.result["id"] = app.session.id
+    yield from ctx.tap_text("Home")
+    ctx.result["screen"] = app.root.current
+
+
+@scenario()
+def observe(ctx: Ctx) -> Iterator[float]:
+    """Only look: which screen the app opened on, and what it shows."""
+    app = ctx.app
+    yield 0.3
+    ctx.result["screen"] = app.root.current
+    ctx.result["texts"] = ctx.texts()
+    ctx.result["session"] = app.session.to_json() if app.session else None
+    if app.root.current == "setup":
+        rows = ctx.screen.rows
+        ctx.result["setup"] = {
+            "title": ctx.screen.ids.title.text,
+            "picks": [r.pick.text for r in rows],
+            "names": [r.name_input.text for r in rows],
+        }

@@ -88,6 +88,10 @@ def test_a_short_fleeced_turn_with_fake_whistle_and_dice(scenarios):
     assert r["end"]["prompt"].startswith("Bob")
     assert r["state"]["state"]["turn"]["player"] == "Bob"
     assert r["sources"] == ["camera", "camera", "camera", "microphone", "touch", "touch"]
+    # The next Fleeced! setup offers the same table again.
+    again = scenarios.run("observe", "--game", "fleeced")
+    assert again["setup"]["picks"] == ["Wallace", "Wendolene"]
+    assert again["screen"] == "setup" and again["setup"]["names"] == ["Ann", "Bob"]
 
 
 def test_a_shear_panic_action_by_touch_changes_the_twin_and_the_track(scenarios):
@@ -137,3 +141,19 @@ def test_a_crashing_engine_or_picture_does_not_stop_play(scenarios):
     assert "engine failed" in r["after_crash"]["message"] and "ZeroDivisionError" in r["after_crash"]["message"]
     assert r["after_good"] == {"prompt": "Bob: roll the die.", "events": 1}
     assert any("picture failed" in t for t in r["board_texts"])
+
+
+def test_run_options_game_and_resume_and_the_stored_game_list(scenarios):
+    left = scenarios.run("play_and_leave")
+    assert left["screen"] == "home"
+    home = scenarios.run("observe")
+    assert home["screen"] == "home" and home["session"] is None  # left on purpose: not reopened
+    listed = [t for t in home["texts"] if t.startswith("Tally · ")]
+    assert len(listed) == 1 and listed[0].endswith("Ann, Bob · in play, 2 events")
+    resumed = scenarios.run("observe", "--resume", str(left["id"]))
+    assert resumed["screen"] == "table" and resumed["session"] == left["session"]
+    setup = scenarios.run("observe", "--game", "fleeced")
+    assert setup["screen"] == "setup" and setup["setup"]["title"].startswith("New game: Fleeced!")
+    assert setup["setup"]["picks"] == ["Wallace", "Gromit"]
+    missing = scenarios.run("observe", "--resume", "99")
+    assert missing["screen"] == "home" and any("no stored game with id 99" in t for t in missing["texts"])

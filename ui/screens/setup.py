@@ -60,9 +60,28 @@ class SetupScreen(Screen):
         self.picks = list(range(self.game.max_players))  # index into spec.values per seat
         self.count = count
         self.option_values = {o.key: 0 for o in self.spec.options}
+        self._recall(app.prefs.setups.get(game_name))
         self.ids.title.text = f"New game: {self.game.title} ({self.game.min_players}–{self.game.max_players} players)"
         self.ids.error.text = ""
         self._build()
+
+    def _recall(self, saved: Any) -> None:
+        """Last time's form for this game, where it still fits the game."""
+        if not isinstance(saved, dict):
+            return
+        n = len(saved.get("names", ()))
+        if self.game.min_players <= n <= self.game.max_players:
+            self.count = n
+            for i, name in enumerate(saved["names"]):
+                self.names[i] = str(name)
+        picks = saved.get("picks", ())
+        for i, value in enumerate(picks[: self.game.max_players]):
+            if value in self.spec.values:
+                self.picks[i] = self.spec.values.index(value)
+        for o in self.spec.options:
+            value = (saved.get("options") or {}).get(o.key)
+            if value in o.values:
+                self.option_values[o.key] = o.values.index(value)
 
     # -- form --------------------------------------------------------------
     def _build(self) -> None:
@@ -134,10 +153,18 @@ class SetupScreen(Screen):
 
     def start(self) -> None:
         app = App.get_running_app()
+        setup = self.setup()
         try:
-            app.new_game(self.game.name, self.setup())
+            app.new_game(self.game.name, setup)
         except (SetupError, BellwetherError) as e:
             self.ids.error.text = str(e)
+            return
+        app.prefs.setups[self.game.name] = {
+            "names": [p["name"] for p in setup["players"]],
+            "picks": [p[self.spec.key] for p in setup["players"]],
+            "options": setup["options"],
+        }
+        app.prefs.save(app.options.data_dir)
 
 
 load_kv(__file__)
