@@ -105,7 +105,7 @@ def _listen(args: argparse.Namespace) -> int:
     profile = _profile(args)
     print(f"profile: {profile.source}", flush=True)
     out: queue.Queue[Any] = queue.Queue()
-    sensor = WhistleSensor.from_config(out, settings)
+    sensor = WhistleSensor.from_config(out, settings, profile)
     sensor.start()
     start = time.monotonic()
     last_meter = 0.0

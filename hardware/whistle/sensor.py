@@ -69,12 +69,13 @@ class WhistleSensor(Sensor):
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def from_config(cls, out: queue.Queue[Any] | None = None, settings: AudioSettings | None = None) -> WhistleSensor:
+    def from_config(cls, out: queue.Queue[Any] | None = None, settings: AudioSettings | None = None,
+                    profile: Any = None) -> WhistleSensor:
         """The configured microphone and the calibrated (or default) detector."""
         from calibration.whistle import load_profile
 
         _, source = open_source(settings)
-        return cls(source, load_profile().detector(), out)
+        return cls(source, (profile or load_profile()).detector(), out)
 
     # -- the worker -------------------------------------------------------------
     def _opened(self) -> None:

@@ -99,3 +99,18 @@ def test_listen_with_a_bad_backend_is_one_line(cli):
     r = cli("whistle", "listen", "--seconds", "1", env={"BELLWETHER_AUDIO_BACKEND": "tape"})
     assert r.returncode == 1
     assert r.stderr.strip().startswith("bellwether: environment variable BELLWETHER_AUDIO_BACKEND: microphone.backend")
+
+
+def test_listen_lists_devices_without_failing(cli):
+    r = cli("whistle", "listen", "--list-devices")
+    assert r.returncode == 0
+    # A machine without a microphone says so; one with a microphone lists "index: name (...)".
+    assert "no input devices found" in r.stderr or ": " in r.stdout
+
+
+def test_listen_uses_the_profile_in_the_given_config_dir(cli, tmp_path):
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "whistle.toml").write_text("version = 99\n")
+    r = cli("--config-dir", str(tmp_path / "cfg"), "whistle", "listen", "--seconds", "0.5",
+            env={"BELLWETHER_AUDIO_BACKEND": "memory"})
+    assert r.returncode == 0 and "profile: defaults (stale profile at" in r.stdout
