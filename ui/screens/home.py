@@ -47,7 +47,7 @@ def describe_stored(info: Any) -> str:
         state = f"finished, won by {ranking[0]}"
     else:
         events = info.summary.get("events", 0)
-        state = f"in play, {events} events"
+        state = f"in play, {events} event{'' if events == 1 else 's'}"
     return f"{title} · {when} · {players} · {state}"
 
 
