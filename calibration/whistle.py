@@ -40,6 +40,7 @@ PROFILE_NAME = "whistle.toml"
 BAND_BELOW = 0.75
 BAND_ABOVE = 1.35
 BAND_LIMITS = (400.0, 7000.0)
+NEAR_MARGIN_DB = 15.0  # a blow this much quieter than every calibration blow is not from this table
 
 
 class CalibrationError(BellwetherError, RuntimeError):
@@ -226,6 +227,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each player's blows (default 30)")
     p.add_argument("--from-wav", metavar="DIR", help="read noise.wav and <player>.wav from DIR instead of the microphone")
     p.add_argument("--output", help=f"profile to write (default: {PROFILE_NAME} in the config dir)")
+    p.add_argument("--hear-distant", action="store_true",
+                   help="also report quiet, distant whistles (default: ignore those far quieter than the calibration blows)")
 
 
 class _Progress:
@@ -288,7 +291,7 @@ def _collect_blows(name: str, blocks: Iterator[Any], wanted: int, noise_db: tupl
 
 def calibrate(players: list[str], blows: int, noise_blocks: Callable[[], Iterator[Any]],
               player_blocks: Callable[[str], Iterator[Any]], check_blocks: Callable[[str], Iterator[Any] | None],
-              progress: _Progress) -> tuple[Profile, list[str]]:
+              progress: _Progress, hear_distant: bool = False) -> tuple[Profile, list[str]]:
     """The wizard's steps, independent of where the sound comes from. Returns the profile and check notes."""
     import numpy as np
 
@@ -311,7 +314,13 @@ def calibrate(players: list[str], blows: int, noise_blocks: Callable[[], Iterato
         learned[name] = heard
     signatures = tuple(Signature.learn(n, b) for n, b in learned.items())
     band = learn_band([s.peak_hz for s in signatures])
-    profile = Profile(band_hz=band, noise_db=noise_db, signatures=signatures,
+    overrides: dict[str, float] = {}
+    if not hear_distant:
+        # Blows far quieter than any heard now come from another table.
+        quietest = min(b["level_db"] for blows_ in learned.values() for b in blows_)
+        overrides["min_level_db"] = round(quietest - NEAR_MARGIN_DB, 1)
+        progress.step(f"  blows more than {NEAR_MARGIN_DB:g} dB quieter than the quietest heard now will be ignored")
+    profile = Profile(band_hz=band, overrides=overrides, noise_db=noise_db, signatures=signatures,
                       created=datetime.now(UTC).isoformat(timespec="seconds"))
 
     progress.step(f"Step 3: check (detection band {band[0]:.0f}-{band[1]:.0f} Hz).")
@@ -358,11 +367,11 @@ def main(args: argparse.Namespace) -> int:
             return _wav_blocks(p) if p.exists() else None
 
         profile, notes = calibrate(players, args.blows, lambda: _wav_blocks(folder / "noise.wav"),
-                                   lambda n: _wav_blocks(folder / f"{n}.wav"), check, progress)
+                                   lambda n: _wav_blocks(folder / f"{n}.wav"), check, progress, args.hear_distant)
     else:
         profile, notes = calibrate(players, args.blows, lambda: _mic_blocks(args.quiet_seconds),
                                    lambda n: _mic_blocks(args.timeout), lambda n: _mic_blocks(min(args.timeout, 10.0)),
-                                   progress)
+                                   progress, args.hear_distant)
     for note in notes:
         progress.step(f"  note: {note}")
     out = profile.save(Path(args.output) if args.output else profile_path(getattr(args, "config_dir", None)))

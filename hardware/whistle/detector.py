@@ -82,6 +82,7 @@ class DetectorParams:
     max_jump: float = 0.1  # relative pitch change from the held pitch still the same blow
     max_drop_db: float = 15.0  # a frame this far below the blow's loudest is its end
     refractory_s: float = 0.3
+    min_level_db: float = -200.0  # quieter blows are another table's (calibration sets it; off by default)
     max_blow_s: float = 4.0  # no blow is longer: a tone that lasts is learned as room noise
     noise_rise_s: float = 4.0
     noise_fall_s: float = 0.3
@@ -339,6 +340,11 @@ class WhistleDetector:
                         self._quiet_until = end + p.refractory_s
                         self._blow = None
                         continue
+                    if blow.loudest < p.min_level_db:
+                        # Far quieter than the calibrated blows: another table's whistle.
+                        self._quiet_until = end + p.refractory_s
+                        self._blow = None
+                        continue
                     blow.emitted = True
                     out.append(self._detection(blow, now))
                 continue
@@ -363,6 +369,7 @@ class WhistleDetector:
             "spread_cents": float(np.std(1200 * np.log2(hz / np.median(hz)))),
             "h2_db": float(np.median(blow.h2)),
             "am_db": float(np.std(blow.level)),
+            "level_db": float(blow.loudest),
         }
         det = Detection(now, blow.onset, blow.last_end, features["peak_hz"], confidence, features=features)
         if self.attribute is not None:

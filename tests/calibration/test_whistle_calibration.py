@@ -54,6 +54,12 @@ def test_wizard_from_wav_writes_a_profile_that_attributes(cli, recordings, tmp_p
     # The CLI uses the profile: the check recordings are attributed.
     r = cli("whistle", "detect", str(recordings / "check-Timmy.wav"), "--json")
     assert r.returncode == 0 and '"blower": "Timmy"' in r.stdout
+    # A whistle far quieter than every calibration blow is another table's.
+    assert "quieter than the quietest heard now will be ignored" in out
+    far = ta.pink_noise(2.0, amp=0.0002, seed=3)
+    ta.place(far, ta.tone(1800, 0.4, amp=0.3 * 10 ** (-30 / 20)), 0.5)
+    assert detect(far, profile.detector()) == []
+    assert len(detect(far, load_profile(tmp_path / "nothing.toml").detector())) == 1
 
 
 def test_profile_round_trip(tmp_path):
