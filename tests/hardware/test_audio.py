@@ -228,3 +228,24 @@ def test_bad_settings_name_file_and_key(tmp_path):
     (tmp_path / "settings.toml").write_text('[microphone]\nbackend = "wav"\n')
     with pytest.raises(SensorError, match=r"microphone\.wav: expected a WAV path"):
         open_source(AudioSettings.load(tmp_path))
+
+
+@pytest.mark.parametrize("width", [1, 2, 3, 4])
+def test_wav_sample_widths(tmp_path, width):
+    x = tone(1000, 0.25)
+    if width == 1:
+        data = np.clip(x * 127 + 128, 0, 255).astype(np.uint8).tobytes()
+    elif width == 3:
+        v = np.round(x * (2**23 - 1)).astype("<i4").view(np.uint8).reshape(-1, 4)[:, :3]
+        data = v.tobytes()
+    else:
+        data = np.round(x * (2 ** (8 * width - 1) - 1)).astype(f"<i{width}").tobytes()
+    path = tmp_path / f"w{width}.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(width)
+        w.setframerate(RATE)
+        w.writeframes(data)
+    y, rate = read_wav(path)
+    assert rate == RATE and len(y) == len(x)
+    np.testing.assert_allclose(y, x, atol=0.01)
