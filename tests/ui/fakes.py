@@ -30,10 +30,10 @@ class FakeDice(FakeSensor):
 class FakeWhistle(FakeSensor):
     def __init__(self) -> None:
         super().__init__("microphone", True, "fake microphone (tests)")
-        self.level = 0.0  # what a real microphone sensor reports as its live level
+        self.level_db = -90.0  # like WhistleSensor: dBFS of the last audio block
 
     def blow(self, blower: str | None, confidence: float = 0.9, peak_hz: float = 2900.0) -> None:
         now = time.time()
-        self.level = 0.8
+        self.level_db = -12.0
         payload = {"blower": blower, "peak_hz": peak_hz, "onset": now - 0.4, "offset": now}
         self.emit(Event(WHISTLE, payload, blower, now, Source.MICROPHONE, confidence))

@@ -112,6 +112,9 @@ def tally_turn(ctx: Ctx) -> Iterator[float]:
     ctx.result["session"] = app.session.to_json()
     ctx.result["sources"] = [e.source.value for e in app.session.events]
     ctx.shot("tally-turn")
+    ctx.fakes["whistle"].level_db = -33.0  # the live level moves with no game event
+    yield 0.6
+    ctx.result["live_level"] = table_facts(ctx)["whistle"]
 
 
 @scenario()

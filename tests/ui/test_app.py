@@ -42,6 +42,7 @@ def test_a_round_of_tally_by_touch_camera_and_keyboard(scenarios):
     assert r["after_correct"]["events"] == 3
     assert r["session"]["scores"] == {"Ann": 4 + 6, "Bob": 5}
     assert r["sources"] == ["touch", "camera", "touch"]
+    assert r["live_level"].endswith("mic level -33 dBFS")
 
 
 def test_undo_from_the_log(scenarios):

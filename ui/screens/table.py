@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.uix.screenmanager import Screen
 
 from companion.events import ROLL, Event, Source, thaw
@@ -27,6 +28,7 @@ from ..widgets import FitButton, FitLabel, load_kv
 
 log = logging.getLogger(__name__)
 
+LEVEL_EVERY = 0.25  # seconds between updates of the live microphone level
 MAX_LEGAL_AS_CHOICES = 60
 MAX_CHOICES = 120  # more would not be usable by touch; the rest stays reachable by keyboard/log
 DEFAULT_FACES = {"d6": tuple(range(1, 7))}
@@ -69,9 +71,25 @@ class TableScreen(Screen):
         self.faces_seen: dict[str, tuple[Any, ...]] = dict(DEFAULT_FACES)
         self._entry_key: Any = None
         self._entry_drawn: tuple[Any, ...] | None = None
+        self._level_clock: Any = None
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
+
+    def on_enter(self, *_: Any) -> None:
+        # The microphone's level changes without any game event: only that
+        # one label is refreshed, four times a second, while the Table shows.
+        self._level_clock = Clock.schedule_interval(self._tick_level, LEVEL_EVERY)
+
+    def on_leave(self, *_: Any) -> None:
+        if self._level_clock is not None:
+            self._level_clock.cancel()
+            self._level_clock = None
+
+    def _tick_level(self, _dt: float) -> None:
+        app = App.get_running_app()
+        if app.session is not None and app.hub.sensors.get("microphone") is not None:
+            self.ids.whistle.text = whistle_text(app.last_whistle, self._mic_level(app))
 
     # -- drawing -----------------------------------------------------------
     def refresh(self) -> None:
