@@ -257,7 +257,7 @@ def attribution(folder: Path | None, stream: ta.NegativeStream, rng: np.random.G
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hours", type=float, default=1.0, help="length of the negative stream (default 1 h)")
-    ap.add_argument("--near-minutes", type=float, default=20.0, help="length of the near-whistle stream")
+    ap.add_argument("--near-minutes", type=float, default=30.0, help="length of the near-whistle stream")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
