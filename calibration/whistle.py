@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.config import Table, load_table
+from companion.config import Table, dump_toml, load_table, save_text_atomic
 from companion.errors import BellwetherError, ConfigError
 from companion.paths import config_dir
 
@@ -85,43 +85,31 @@ class Profile:
 
     # -- TOML -------------------------------------------------------------------
     def to_toml(self) -> str:
-        lines = [
-            "# Bellwether whistle calibration: written by `bellwether calibrate whistle`.",
-            f"version = {PROFILE_VERSION}",
-            f'created = "{self.created}"',
-            "",
-            "[detector]",
-        ]
-        if self.band_hz:
-            lines.append(f"band_hz = [{self.band_hz[0]:.1f}, {self.band_hz[1]:.1f}]")
-        lines += [f"{k} = {v!r}" for k, v in sorted(self.overrides.items())]
-        if self.noise_db is not None:
-            lines += ["", "[noise]", "spectrum_db = [" + ", ".join(f"{v:.1f}" for v in self.noise_db) + "]"]
-        for s in self.signatures:
-            lines += [
-                "",
-                "[[whistle]]",
-                f"name = {_toml_string(s.name)}",
-                f"peak_hz = {s.peak_hz:.2f}",
-                f"pitch_spread_cents = {s.pitch_spread_cents:.2f}",
-                f"spread_cents = {s.spread_cents:.2f}",
-                f"h2_db = {s.h2_db:.2f}",
-                f"am_db = {s.am_db:.2f}",
-                f"blows = {s.blows}",
-            ]
-        return "\n".join(lines) + "\n"
+        data: dict[str, Any] = {
+            "version": PROFILE_VERSION,
+            "created": self.created,
+            "detector": {
+                "band_hz": [round(self.band_hz[0], 1), round(self.band_hz[1], 1)] if self.band_hz else None,
+                **dict(sorted(self.overrides.items())),
+            },
+            "noise": None if self.noise_db is None else {"spectrum_db": [round(float(v), 1) for v in self.noise_db]},
+            "whistle": [
+                {
+                    "name": s.name,
+                    "peak_hz": round(s.peak_hz, 2),
+                    "pitch_spread_cents": round(s.pitch_spread_cents, 2),
+                    "spread_cents": round(s.spread_cents, 2),
+                    "h2_db": round(s.h2_db, 2),
+                    "am_db": round(s.am_db, 2),
+                    "blows": s.blows,
+                }
+                for s in self.signatures
+            ],
+        }
+        return dump_toml(data, "Bellwether whistle calibration: written by `bellwether calibrate whistle`.")
 
     def save(self, path: str | Path | None = None) -> Path:
-        path = Path(path) if path else profile_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".toml.tmp")
-        tmp.write_text(self.to_toml(), encoding="utf-8")
-        tmp.replace(path)  # never leave half a profile behind
-        return path
-
-
-def _toml_string(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return save_text_atomic(Path(path) if path else profile_path(), self.to_toml())
 
 
 def _finite(v: Any) -> bool:
