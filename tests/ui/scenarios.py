@@ -456,3 +456,35 @@ def observe(ctx: Ctx) -> Iterator[float]:
             "picks": [r.pick.text for r in rows],
             "names": [r.name_input.text for r in rows],
         }
+
+
+@scenario()
+def battle_sheep_build(ctx: Ctx) -> Iterator[float]:
+    """Battle Sheep's field built by touch: a ringed place, then how the board lies."""
+    from kivy.tests.common import UnitTestTouch
+
+    app = ctx.app
+    app.new_game("battle-sheep", {"players": [{"name": "Ann"}, {"name": "Bob"}]})
+    yield 0.5
+    board = app.root.get_screen("table").board
+    field = board.ids.field
+    ctx.result["steps"] = []
+    for _ in range(2):
+        ghosts = sorted(field.ghosts)
+        anchor = ghosts[len(ghosts) // 2]
+        size, ox, oy = field._layout()
+        x, y = field.to_window(*field.centre(*anchor, size, ox, oy))
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        yield 0.05
+        touch.touch_up()
+        yield 0.3
+        heading = board.ids.variants_heading.text
+        variants = ctx.buttons(board.ids.variants)
+        problems = ctx.check("battle-sheep-build")
+        yield from ctx.tap(variants[0])
+        ctx.result["steps"].append(
+            {"ghosts": len(ghosts), "heading": heading, "variants": [b.text for b in variants], "problems": problems,
+             "events": len(app.session.events), "field": len(field.field)}
+        )
+    ctx.result["events"] = [e.to_dict() for e in app.session.events]

@@ -158,3 +158,16 @@ def test_run_options_game_and_resume_and_the_stored_game_list(scenarios):
     assert setup["setup"]["picks"] == ["Wallace", "Gromit"]
     missing = scenarios.run("observe", "--resume", "99")
     assert missing["screen"] == "home" and any("no stored game with id 99" in t for t in missing["texts"])
+
+
+def test_battle_sheep_pastures_placed_by_touching_the_field(scenarios):
+    r = scenarios.run("battle_sheep_build")
+    first, second = r["steps"]
+    assert first["ghosts"] == 1 and second["ghosts"] > 1
+    for step in (first, second):
+        assert step["heading"].startswith("Board at ") and step["variants"][0].startswith("Turn ")
+        assert step["problems"] == []
+    assert (first["events"], second["events"]) == (1, 2)
+    assert second["field"] > first["field"] > 0
+    assert [e["type"] for e in r["events"]] == ["place-board", "place-board"]
+    assert {e["source"] for e in r["events"]} == {"touch"}

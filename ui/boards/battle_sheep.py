@@ -10,23 +10,26 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kivy.app import App
 from kivy.graphics import Color, Line, Mesh
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion.events import Event, Source, thaw
 from companion.session import Session
 
 from .. import theme
-from ..widgets import fan, load_kv, shape_points
+from ..widgets import FitButton, fan, load_kv, shape_points
 from . import SetupOption, SetupSpec
 
 SETUP = SetupSpec(options=(SetupOption("mode", "Mode", ("board", "quick")),))
+PLACE_BOARD = "place-board"
 SQRT3 = math.sqrt(3)
 MIN_COUNT_BOX = 16  # px: below this a stack's number is not drawn in its hex
 
@@ -58,12 +61,19 @@ class HexField(Widget):
         self.highlight: set[tuple[int, int]] = set()
         self.picked: tuple[int, int] | None = None
         self.styles: dict[str, tuple[Any, str]] = {}
+        self.ghosts: set[tuple[int, int]] = set()  # anchors where a pasture board may go
+        self.chosen: tuple[int, int] | None = None
+        self.on_pick: Any = None  # called with the anchor a finger chose
         self.bind(pos=self.redraw, size=self.redraw)
+
+    def _all(self) -> list[tuple[int, int]]:
+        return [*self.field, *(g for g in self.ghosts if g not in self.field)]
 
     def _layout(self) -> tuple[float, float, float]:
         """Hex size and the pixel offset that fit the field in the widget."""
-        xs = [SQRT3 * (q + r / 2) for q, r in self.field]
-        ys = [1.5 * r for _, r in self.field]
+        cells = self._all()
+        xs = [SQRT3 * (q + r / 2) for q, r in cells]
+        ys = [1.5 * r for _, r in cells]
         w = (max(xs) - min(xs)) + SQRT3
         h = (max(ys) - min(ys)) + 2
         size = min(self.width / w, self.height / h)
@@ -75,13 +85,28 @@ class HexField(Widget):
         # Row r grows downwards on screen, as the field is read from the top.
         return ox + size * SQRT3 * (q + r / 2), self.top - (oy - self.y) - size * 1.5 * r
 
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos) or not self.ghosts or self.on_pick is None:
+            return super().on_touch_down(touch)
+        size, ox, oy = self._layout()
+        best = min(self.ghosts, key=lambda g: math.dist(self.centre(*g, size, ox, oy), touch.pos))
+        if math.dist(self.centre(*best, size, ox, oy), touch.pos) <= size * 1.2:
+            self.on_pick(best)
+            return True
+        return super().on_touch_down(touch)
+
     def redraw(self, *_: Any) -> None:
         self.canvas.clear()
         self.clear_widgets()
-        if not self.field:
+        if not self._all():
             return
         size, ox, oy = self._layout()
         with self.canvas:
+            for q, r in self.ghosts:
+                cx, cy = self.centre(q, r, size, ox, oy)
+                chosen = (q, r) == self.chosen
+                Color(*(theme.ACCENT if chosen else theme.MUTED))
+                Line(circle=(cx, cy, size * 0.6), width=2.4 if chosen else 1.2)
             for q, r in self.field:
                 cx, cy = self.centre(q, r, size, ox, oy)
                 corners = []
@@ -114,17 +139,82 @@ class HexField(Widget):
             self.add_widget(label)
 
 
+def placements(session: Session) -> dict[tuple[int, int], list[Any]]:
+    """Legal pasture-board placements by anchor: touch an anchor, then pick the turn."""
+    out: dict[tuple[int, int], list[Any]] = {}
+    try:
+        legal = session.game.legal_actions(session.state)
+    except Exception:  # optional helper: without it the board is placed by the generic frame
+        return out
+    for e in legal:
+        at = _pos(e.get("at"))
+        if e.type == PLACE_BOARD and at is not None:
+            out.setdefault(at, []).append(e)
+    return out
+
+
+def placement_label(event: Any) -> str:
+    flip = ", flipped" if event.get("flip") else ""
+    return f"Turn {event.get('rotation', 0)}{flip}"
+
+
 class BattleSheepBoard(BoxLayout):
     _shown: Any = None
+    handles = frozenset({PLACE_BOARD})  # placed by touching the field, not from a list
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.anchor: tuple[int, int] | None = None
+        self.session: Session | None = None
+        self._placements: dict[tuple[int, int], list[Any]] = {}
+        self.ids.field.on_pick = self.pick_anchor
+
+    def pick_anchor(self, anchor: tuple[int, int]) -> None:
+        self.anchor = anchor
+        self._shown = None
+        if self.session is not None:
+            self.update(self.session)
+
+    def place(self, event: Any) -> None:
+        self.anchor = None
+        App.get_running_app().submit(Event(event.type, thaw(event.payload), event.player, time.time(), Source.TOUCH))
+
+    def _draw_variants(self) -> None:
+        box = self.ids.variants
+        box.clear_widgets()
+        options = self._placements.get(self.anchor, []) if self.anchor is not None else []
+        if not self._placements:
+            self.ids.variants_box.height = 0
+            self.ids.variants_box.opacity = 0
+            return
+        self.ids.variants_box.opacity = 1
+        self.ids.variants_box.height = theme.touch_size() + dp(30)
+        if not options:
+            self.ids.variants_heading.text = f"Touch a ringed place to put the board ({len(self._placements)} places)"
+            return
+        q, r = self.anchor
+        self.ids.variants_heading.text = f"Board at {q},{r}: choose how it lies"
+        for e in options:
+            b = FitButton(text=placement_label(e), size_hint_x=None, width=theme.touch_size() * 2.4, max_font=sp(16))
+            b.event = e
+            b.bind(on_release=lambda btn: self.place(btn.event))
+            box.add_widget(b)
 
     def update(self, session: Session) -> None:
         app = App.get_running_app()
         key = (id(session), len(session.log), app.palette)
         if key == self._shown:
             return
+        if self._shown is not None and self._shown[:2] != key[:2]:
+            self.anchor = None  # the field changed: choose again
         self._shown = key
+        self.session = session
         sj = session.game.state_json(session.state)
         field = self.ids.field
+        self._placements = placements(session)
+        field.ghosts = set(self._placements)
+        field.chosen = self.anchor
+        self._draw_variants()
         field.field = [p for p in (_pos(x) for x in sj.get("field", ())) if p is not None]
         field.stacks = {}
         for s in sj.get("stacks", ()):

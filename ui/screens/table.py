@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 LEVEL_EVERY = 0.25  # seconds between updates of the live microphone level
 MAX_LEGAL_AS_CHOICES = 60
+LONG_LABEL = 24  # characters
 MAX_CHOICES = 120  # more would not be usable by touch; the rest stays reachable by keyboard/log
 DEFAULT_FACES = {"d6": tuple(range(1, 7))}
 
@@ -72,6 +73,7 @@ class TableScreen(Screen):
         self._entry_key: Any = None
         self._entry_drawn: tuple[Any, ...] | None = None
         self._level_clock: Any = None
+        self._on_picture = False  # the game's picture takes the answer by touch
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -127,17 +129,20 @@ class TableScreen(Screen):
         ids.whistle.text = whistle_text(app.last_whistle, level)
         ids.undo.disabled = not s.can_undo
         ids.redo.disabled = not s.can_redo
-        self._draw_entry(prompt.dice, prompt.choices or self._legal_as_choices(s, prompt))
         self._draw_board(s)
+        handled = getattr(self.board, "handles", frozenset())
+        self._on_picture = bool(handled & set(prompt.expects))
+        self._draw_entry(prompt.dice, prompt.choices or self._legal_as_choices(s, prompt, handled))
 
     @staticmethod
-    def _legal_as_choices(session: Any, prompt: Any) -> tuple[Choice, ...]:
+    def _legal_as_choices(session: Any, prompt: Any, handled: frozenset[str] = frozenset()) -> tuple[Choice, ...]:
         """The game's legal events as buttons when its prompt lists no choices.
 
         A game may leave ``choices`` empty where the answers are many (board
         placements, menu actions); if it can enumerate them and they are few
         enough to tap, they are offered here, so the generic frame can still
-        play every step.
+        play every step.  Event types the game's picture takes by touch
+        (``Board.handles``) are left to it.
         """
         if prompt.dice is not None or not prompt.expects:
             return ()
@@ -145,6 +150,7 @@ class TableScreen(Screen):
             legal = session.game.legal_actions(session.state)
         except Exception:  # an optional helper; without it the prompt's words must do
             return ()
+        legal = [e for e in legal if e.type not in handled]
         if not legal or len(legal) > MAX_LEGAL_AS_CHOICES:
             return ()
         return tuple(Choice(describe(e), e.type, thaw(e.payload), e.player) for e in legal)
@@ -193,7 +199,7 @@ class TableScreen(Screen):
 
     def _draw_entry(self, dice: DiceRequest | None, choices: tuple[Choice, ...]) -> None:
         req = self._entry_request(dice)
-        key = (self.mode, req, choices)
+        key = (self.mode, req, choices, self._on_picture)
         if key != self._entry_key:
             self.selected = []  # a new question clears a half-entered answer
             self._entry_key = key
@@ -202,6 +208,8 @@ class TableScreen(Screen):
         self._entry_drawn = tuple(self.selected)
         grid = self.ids.entry
         grid.clear_widgets()
+        # Long answers get two columns, so they wrap less and stay large.
+        grid.cols = 2 if any(len(c.label) > LONG_LABEL for c in choices) else 3
         heading = []
         if req is not None:
             die, count, faces = req
@@ -229,7 +237,9 @@ class TableScreen(Screen):
                 b.bind(on_release=lambda btn: self.choose(btn.choice))
                 grid.add_widget(b)
         if req is None and not choices:
-            heading.append("Nothing to enter: follow the prompt at the table.")
+            heading.append(
+                "Enter it on the picture." if self._on_picture else "Nothing to enter: follow the prompt at the table."
+            )
         self.ids.entry_heading.text = " ".join(heading)
 
     # -- input -------------------------------------------------------------
