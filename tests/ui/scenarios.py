@@ -308,6 +308,7 @@ def shear_panic_action(ctx: Ctx) -> Iterator[float]:
     ctx.result["before"] = {k: before[k] for k in ("rows", "time_counter", "phase", "active")}
     ctx.result["status_before"] = board.ids.status.text
     ctx.result["heading_before"] = board.ids.actions_heading.text
+    ctx.result["frame_heading"] = table.ids.entry_heading.text
     # A menu action: touch a sheep the rules let the active player move, then the move.
     legal = [e for e in app.session.game.legal_actions(app.session.state) if e.type == "action" and e.get("sheep") is not None]
     game, state = app.session.game, app.session.state

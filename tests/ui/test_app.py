@@ -101,6 +101,7 @@ def test_a_shear_panic_action_by_touch_changes_the_twin_and_the_track(scenarios)
     assert r["colours"] == ["red", "yellow", "blue"]
     assert r["before"]["phase"] == "action" and r["before"]["time_counter"] == 0
     assert r["heading_before"] == "Touch a sheep, then a move"
+    assert r["frame_heading"] == "Enter it on the picture."
     assert r["selected_text"].endswith("*") and "legal moves" in r["heading"]
     assert r["problems"] == []
     assert r["last_event"]["source"] == "touch" and r["last_event"]["type"] == "action"

@@ -128,6 +128,7 @@ class TrackView(Widget):
 
 class ShearPanicBoard(BoxLayout):
     _shown: Any = None
+    handles = frozenset({"action"})  # menu actions: a sheep, then a move, on the twin
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
