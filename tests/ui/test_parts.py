@@ -128,3 +128,39 @@ def test_speaker_without_the_program_is_unavailable_and_silent():
         pytest.skip("the espeak fallback is installed")
     assert not s.available and s.reason == "espeak-ng is not installed"
     assert s.say("anything") is False
+
+
+@pytest.mark.parametrize("game_name", ["shear-panic", "fleeced", "battle-sheep", "sheep-hop", "pendleton-hill"])
+def test_every_game_is_playable_from_what_the_table_offers(game_name):
+    """Random play using only the answers the Table would show: the prompt's
+    choices (or the legal events, when few), the dice faces, and what the
+    game's picture takes by touch.  The game must never leave the table
+    with nothing to tap."""
+    import random
+
+    from companion import registry
+    from ui import offers
+
+    game = registry.get(game_name)
+    rnd = random.Random(7)
+    s = Session.new(None, game_name, {"players": [f"P{i}" for i in range(max(game.min_players, 2))]})
+    handled = offers.PICTURE_HANDLES.get(game_name, frozenset())
+    for _ in range(300):
+        if s.outcome() is not None:
+            break
+        prompt = s.prompt()
+        answers = [c.event() for c in prompt.choices or offers.legal_as_choices(s, prompt, handled)]
+        answers += offers.picture_events(s)
+        if prompt.dice is not None:
+            faces = [rnd.choice(prompt.dice.faces) for _ in range(prompt.dice.count)]
+            answers.append(Event(ROLL, {"die": prompt.dice.die, "faces": faces}))
+        assert answers, f"nothing to tap at: {prompt.text} (expects {prompt.expects})"
+        for event in rnd.sample(answers, min(len(answers), 20)):
+            try:
+                s.apply(event)
+                break
+            except ValueError:  # an offered answer the rules refuse here (e.g. a die face): try another
+                continue
+        else:
+            pytest.fail(f"every offered answer was refused at: {prompt.text}")
+    assert s.outcome() is not None or len(s.events) >= 250  # finished, or still going after a long game

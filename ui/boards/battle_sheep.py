@@ -25,6 +25,7 @@ from companion.events import Event, Source, thaw
 from companion.session import Session
 
 from .. import theme
+from ..offers import PICTURE_HANDLES
 from ..widgets import FitButton, fan, load_kv, shape_points
 from . import SetupOption, SetupSpec
 
@@ -160,7 +161,7 @@ def placement_label(event: Any) -> str:
 
 class BattleSheepBoard(BoxLayout):
     _shown: Any = None
-    handles = frozenset({PLACE_BOARD})  # placed by touching the field, not from a list
+    handles = PICTURE_HANDLES["battle-sheep"]  # entered on the picture, not from a list
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

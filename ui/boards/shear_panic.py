@@ -25,6 +25,7 @@ from companion.events import Event, Source
 from companion.session import Session
 
 from .. import theme
+from ..offers import PICTURE_HANDLES
 from ..widgets import FitButton, FitLabel, fan, load_kv, shape_points
 from . import SetupSpec
 
@@ -128,7 +129,7 @@ class TrackView(Widget):
 
 class ShearPanicBoard(BoxLayout):
     _shown: Any = None
-    handles = frozenset({"action"})  # menu actions: a sheep, then a move, on the twin
+    handles = PICTURE_HANDLES["shear-panic"]  # entered on the picture, not from a list
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

@@ -18,18 +18,17 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.uix.screenmanager import Screen
 
-from companion.events import ROLL, Event, Source, thaw
+from companion.events import ROLL, Event, Source
 from companion.game import Choice, DiceRequest
 
 from .. import theme
 from ..boards import board_class
-from ..history import describe
+from ..offers import legal_as_choices
 from ..widgets import FitButton, FitLabel, load_kv
 
 log = logging.getLogger(__name__)
 
 LEVEL_EVERY = 0.25  # seconds between updates of the live microphone level
-MAX_LEGAL_AS_CHOICES = 60
 LONG_LABEL = 24  # characters
 MAX_CHOICES = 120  # more would not be usable by touch; the rest stays reachable by keyboard/log
 DEFAULT_FACES = {"d6": tuple(range(1, 7))}
@@ -132,28 +131,7 @@ class TableScreen(Screen):
         self._draw_board(s)
         handled = getattr(self.board, "handles", frozenset())
         self._on_picture = bool(handled & set(prompt.expects))
-        self._draw_entry(prompt.dice, prompt.choices or self._legal_as_choices(s, prompt, handled))
-
-    @staticmethod
-    def _legal_as_choices(session: Any, prompt: Any, handled: frozenset[str] = frozenset()) -> tuple[Choice, ...]:
-        """The game's legal events as buttons when its prompt lists no choices.
-
-        A game may leave ``choices`` empty where the answers are many (board
-        placements, menu actions); if it can enumerate them and they are few
-        enough to tap, they are offered here, so the generic frame can still
-        play every step.  Event types the game's picture takes by touch
-        (``Board.handles``) are left to it.
-        """
-        if prompt.dice is not None or not prompt.expects:
-            return ()
-        try:
-            legal = session.game.legal_actions(session.state)
-        except Exception:  # an optional helper; without it the prompt's words must do
-            return ()
-        legal = [e for e in legal if e.type not in handled]
-        if not legal or len(legal) > MAX_LEGAL_AS_CHOICES:
-            return ()
-        return tuple(Choice(describe(e), e.type, thaw(e.payload), e.player) for e in legal)
+        self._draw_entry(prompt.dice, prompt.choices or legal_as_choices(s, prompt, handled))
 
     def _mic_level(self, app: Any) -> str | None:
         mic = app.hub.sensors.get("microphone")
