@@ -177,7 +177,7 @@ class Fleeced(Game):
             raise refuse(f"Fleeced! uses ordinary dice, not {e.get('die')!r}", rules.MOVING)
         faces = e.get("faces", ())
         if (not isinstance(faces, tuple) or len(faces) != count
-                or any(isinstance(f, bool) or f not in range(1, 7) for f in faces)):
+                or any(isinstance(f, bool) or not isinstance(f, int) or f not in range(1, 7) for f in faces)):
             n = "one die" if count == 1 else f"{count} dice"
             raise refuse(f"expected {n} showing 1 to 6, got {list(faces) if isinstance(faces, tuple) else faces!r}",
                          rules.MOVING)
@@ -204,7 +204,11 @@ class Fleeced(Game):
 
     def _landed(self, s: FleecedState, e: Event) -> FleecedState:
         self._expect(s, e, Phase.MOVE, rule=rules.MOVING)
-        return turns.land(s, e.get("where"), e.get("hideout"), bool(e.get("via_home", False)), e.get("squares"))
+        via_home = e.get("via_home", False)
+        if not isinstance(via_home, bool):
+            raise refuse(f"via_home is true or false (passed through Home with movement to spare), not {via_home!r}",
+                         rules.HOME)
+        return turns.land(s, e.get("where"), e.get("hideout"), via_home, e.get("squares"))
 
     def _draw(self, s: FleecedState, e: Event) -> FleecedState:
         self._expect(s, e, Phase.DRAW, rule=rules.CHEESE)
@@ -257,7 +261,7 @@ class Fleeced(Game):
     def _open(self, s: FleecedState, e: Event) -> FleecedState:
         self._expect(s, e, Phase.ACTIONS, rule=rules.HIDEOUT)
         h, card = e.get("hideout"), e.get("card")
-        if h not in HIDEOUTS:
+        if not isinstance(h, str) or h not in HIDEOUTS:
             raise refuse(f"hideouts are {', '.join(HIDEOUTS)}, not {h!r}", rules.HIDEOUT)
         if s.opened_this_turn:
             raise refuse("one hideout a turn", rules.HIDEOUT)

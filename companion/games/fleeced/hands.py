@@ -49,8 +49,9 @@ def draw(s: FleecedState, card: str) -> FleecedState:
 def discard(s: FleecedState, card: str) -> FleecedState:
     a = s.active
     hand = s.hands[a]
-    if card not in hand:
-        raise refuse(f"{s.player} holds no {CARD_TITLES.get(card, card)} to put under the pile", rules.CHEESE)
+    if not isinstance(card, str) or card not in hand:
+        what = CARD_TITLES.get(card, card) if isinstance(card, str) else repr(card)
+        raise refuse(f"{s.player} holds no {what} to put under the pile", rules.CHEESE)
     i = hand.index(card)
     hand = hand[:i] + hand[i + 1 :]
     fresh = s.fresh

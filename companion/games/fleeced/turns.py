@@ -123,7 +123,7 @@ def land(s: FleecedState, where: str, hideout: str | None, via_home: bool, squar
         raise refuse("roll (or play a 'Jump to…' card) before reporting where the move ended", rules.MOVING)
     opened = {h for h, _ in s.opened}
     if where == DOORSTEP:
-        if hideout not in HIDEOUTS:
+        if not isinstance(hideout, str) or hideout not in HIDEOUTS:
             raise refuse(f"name the hideout whose doorstep it is (one of {', '.join(HIDEOUTS)})", rules.HIDEOUT)
         if hideout in opened:
             raise refuse(f"the {HIDEOUTS[hideout]} is already open: report a plain square", rules.HIDEOUT)

@@ -138,6 +138,8 @@ def on_answer(s: FleecedState, e: Event) -> FleecedState:
     """The table answers "Who blew?" for the oldest unattributed whistle."""
     if not s.questions:
         raise refuse("no 'Who blew?' question is waiting", rules.WHISTLE)
+    if "blower" not in e.payload:
+        raise refuse("say who blew: {'blower': a player's name, or null for noise}", rules.WHISTLE)
     blower = e.get("blower")
     if blower is not None and blower not in s.names:
         raise refuse(f"{blower!r} is not playing", rules.WHISTLE)

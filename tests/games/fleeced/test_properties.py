@@ -32,6 +32,7 @@ values = st.one_of(
     st.sampled_from(["square", "cheese", "home", "doorstep", "key-pub", "skeleton-key", "roll-2", "jump-to",
                      "other", "hard-cheese", "?"]),
     st.lists(st.integers(0, 7), max_size=3),
+    st.floats(0, 7), st.just({}), st.just({"pub": 1}), st.lists(st.just({}), max_size=2),  # wrong types
 )
 payloads = st.dictionaries(
     st.sampled_from(["faces", "where", "hideout", "card", "count", "from", "blower", "contest", "squares",
