@@ -50,8 +50,10 @@ def must_decide_check(s: FleecedState, e: Event) -> bool:
 
 def blocks_check(s: FleecedState) -> bool:
     """An unanswered "Who blew?" whose whistle could have come before the pending roll."""
+    # Only a whistle heard during this turn can be the roller's: one heard during an earlier turn
+    # is judged by that turn (out of turn, or no penalty), so it holds nothing here.
     c = s.check
-    return c is not None and any(c.since < q.time <= c.deadline for q in s.questions)
+    return c is not None and any(q.turn == s.turn and c.since < q.time <= c.deadline for q in s.questions)
 
 
 def fail_check(s: FleecedState, trigger: Event | None) -> FleecedState:

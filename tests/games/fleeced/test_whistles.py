@@ -280,3 +280,23 @@ def test_who_blew_for_an_earlier_turn_can_still_be_out_of_turn() -> None:
     t.end_turn()
     t.send("answer", {"blower": "Wallace"})  # Wallace blew during Gromit's turn
     assert kinds(t)[-1] == "out-of-turn" and t.sheep["claimed"]["Wallace"] == 5
+
+
+def test_who_blew_from_an_earlier_turn_does_not_hold_the_roll_ruling() -> None:
+    """A whistle heard during Gromit's turn cannot be Wallace's whistle before his own roll."""
+    t = Table()
+    t.start()
+    t.open_hideout("pub", 6)
+    t.rustle("green", 3, 4)
+    t.end_turn()
+    t.roll(1)
+    t.land()
+    t.whistle(None)  # during Gromit's turn, after his roll: nobody could tell whose
+    t.end_turn()
+    assert t.state.player == "Wallace" and t.sheep["in_tow"]["Wallace"] == 6
+    t.roll(2, 3)  # no whistle from Wallace before his roll
+    assert "settle" in t.choice_types() and "landed" in t.choice_types()  # the question holds nothing
+    t.send("settle")
+    assert t.sheep["in_tow"]["Wallace"] == 0 and kinds(t)[-1] == "no-whistle"
+    t.send("answer", {"blower": "Wallace"})  # Wallace blew during Gromit's turn: out of turn, none claimed
+    assert kinds(t)[-1] == "no-penalty" and t.sheep["in_tow"]["Wallace"] == 0
