@@ -75,6 +75,7 @@ class Scenarios:
         self.kivy_home = kivy_home
         self.tmp = tmp
         self.data_dir = tmp / "data"
+        self.config_dir = tmp / "config"  # board checks and calibration profiles land here, never in ~/.config
 
     def env(self) -> dict[str, str]:
         return {
@@ -85,6 +86,7 @@ class Scenarios:
             "KIVY_NO_CONSOLELOG": "1",
             "KIVY_NO_FILELOG": "1",
             "BELLWETHER_DATA_DIR": str(self.data_dir),
+            "BELLWETHER_CONFIG_DIR": str(self.config_dir),
         }
 
     def command(self, name: str, size: str, out: Path, *extra: str) -> list[str]:

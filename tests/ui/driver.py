@@ -23,10 +23,10 @@ T0 = time.perf_counter()
 
 
 class Ctx:
-    def __init__(self, app: Any, args: argparse.Namespace, fakes: dict[str, Any]) -> None:
+    def __init__(self, app: Any, args: argparse.Namespace, rigs: dict[str, Any]) -> None:
         self.app = app
         self.args = args
-        self.fakes = fakes
+        self.rigs = rigs  # the real sensors over fake devices (hardware.testing.sensors)
         self.result: dict[str, Any] = {}
         self.size = args.size
 
@@ -113,20 +113,23 @@ def run(name: str, args: argparse.Namespace) -> int:
     from ui.sensors import SensorHub
 
     from . import scenarios
-    from .fakes import FakeDice, FakeSensor, FakeWhistle
 
     testing.register()
     scenario: Callable[[Ctx], Iterator[float]] = scenarios.SCENARIOS[name]
-    fakes: dict[str, Any] = {}
+    rigs: dict[str, Any] = {}
     hub = None
     if not getattr(scenario, "real_sensors", False):
+        # The real sensor classes over the fake devices shipped in the package.
+        from hardware.testing.sensors import ButtonsRig, DiceRig, WhistleRig
+
         hub = SensorHub(specs=())
-        fakes = {"dice": FakeDice(), "whistle": FakeWhistle(), "buttons": FakeSensor("buttons", False, "no GPIO buttons (tests)")}
-        for f in fakes.values():
-            hub.add(f)
+        rigs = {"dice": DiceRig(), "whistle": WhistleRig(getattr(scenario, "whistlers", ())), "buttons": ButtonsRig()}
+        for rig in rigs.values():
+            hub.add(rig.sensor)
+            rig.sensor.start()
     options = AppOptions(data_dir=Path(args.data_dir), game=args.game, resume=args.resume, hub=hub)
     app = BellwetherApp(options)
-    ctx = Ctx(app, args, fakes)
+    ctx = Ctx(app, args, rigs)
     out = Path(args.out)
 
     def write(result: dict[str, Any]) -> None:

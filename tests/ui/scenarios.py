@@ -17,9 +17,14 @@ Scenario = Callable[[Ctx], Iterator[float]]
 SCENARIOS: dict[str, Scenario] = {}
 
 
-def scenario(real_sensors: bool = False) -> Callable[[Scenario], Scenario]:
+def scenario(real_sensors: bool = False, whistlers: tuple[str, ...] = ("Ann", "Bob", "Cy")) -> Callable[[Scenario], Scenario]:
+    """``real_sensors``: the app opens its own devices (none here); otherwise the
+    real sensor classes run over fake devices, the microphone calibrated for
+    ``whistlers`` (one whistle pitch each)."""
+
     def add(f: Scenario) -> Scenario:
         f.real_sensors = real_sensors  # type: ignore[attr-defined]
+        f.whistlers = whistlers  # type: ignore[attr-defined]
         SCENARIOS[f.__name__] = f
         return f
 
@@ -91,12 +96,13 @@ def tally_turn(ctx: Ctx) -> Iterator[float]:
     entry = ctx.app.root.get_screen("table").ids.entry
     yield from ctx.tap(ctx.button("4", entry))  # Ann rolls 4 on screen
     ctx.result["after_touch"] = table_facts(ctx)
-    ctx.fakes["dice"].roll("d6", [5], 0.93)  # Bob's roll read by the camera
+    ctx.rigs["dice"].roll("d6", [5], 0.93)  # Bob's roll read by the camera
     yield from wait_for(lambda: len(app.session.events) == 2)
     yield 0.2
     ctx.result["after_camera"] = table_facts(ctx)
-    ctx.fakes["dice"].roll("d6", [2], 0.31)  # a doubtful reading must be confirmed
-    yield 0.4
+    ctx.rigs["dice"].roll("d6", [2], 0.31)  # a doubtful reading must be confirmed
+    yield from wait_for(lambda: app.pending_roll is not None)
+    yield 0.3
     ctx.result["doubtful"] = table_facts(ctx) | {"events": len(app.session.events)}
     yield from ctx.tap(ctx.button("As read", entry))
     ctx.result["confirmed"] = table_facts(ctx) | {"events": len(app.session.events)}
@@ -112,8 +118,8 @@ def tally_turn(ctx: Ctx) -> Iterator[float]:
     ctx.result["session"] = app.session.to_json()
     ctx.result["sources"] = [e.source.value for e in app.session.events]
     ctx.shot("tally-turn")
-    ctx.fakes["whistle"].level_db = -33.0  # the live level moves with no game event
-    yield 0.6
+    ctx.rigs["whistle"].microphone.set_hum(-33.0)  # the live level moves with no game event
+    yield from wait_for(lambda: table_facts(ctx)["whistle"].endswith("-33 dBFS"))
     ctx.result["live_level"] = table_facts(ctx)["whistle"]
 
 
@@ -171,7 +177,7 @@ def _visit(ctx: Ctx, name: str) -> Iterator[float]:
     ctx.result["texts"][name] = ctx.texts()
 
 
-@scenario()
+@scenario(whistlers=("Annabelle", "Cy"))
 def screens(ctx: Ctx) -> Iterator[float]:
     """Every screen with busy content, checked for clipped or overlapping text."""
     app = ctx.app
@@ -192,9 +198,11 @@ def screens(ctx: Ctx) -> Iterator[float]:
     yield from _visit(ctx, "results")
     # A game in play, with a refusal message and a camera reading on show.
     app.new_game("tally", {"players": [{"name": n} for n in names[:4]]})
-    ctx.fakes["dice"].roll("d6", [4], 0.88)
-    ctx.fakes["whistle"].blow("Annabelle")
-    yield 0.5
+    ctx.rigs["dice"].roll("d6", [4], 0.88)
+    yield from wait_for(lambda: len(app.session.events) == 1)
+    ctx.rigs["whistle"].blow("Annabelle")
+    yield from wait_for(lambda: app.last_whistle is not None or "whistle" in app.message.lower())
+    yield 0.3
     yield from _visit(ctx, "table")
     ctx.result["problems"]["tally-table"] = ctx.result["problems"].pop("table")
     yield from _visit(ctx, "log")
@@ -204,8 +212,10 @@ def screens(ctx: Ctx) -> Iterator[float]:
     for i, faces in enumerate(([6, 6], [5, 4], [3, 3], [2, 2], [1, 2], [1, 1])):
         app.submit(Event(ROLL, {"die": "d6", "faces": faces}, None, time.time() + i, Source.CAMERA, 0.9))
     app.submit(Event(ROLL, {"die": "d6", "faces": [3]}, None, time.time() + 7, Source.CAMERA, 0.9))
-    ctx.fakes["whistle"].blow("Cy")
-    yield 0.5
+    before = len(app.session.events)
+    ctx.rigs["whistle"].blow("Cy")
+    yield from wait_for(lambda: len(app.session.events) > before)
+    yield 0.3
     yield from _visit(ctx, "table")
     ctx.result["fleeced_alert"] = app.root.get_screen("table").ids.alert.text
     ctx.result["problems"]["fleeced-table"] = ctx.result["problems"].pop("table")
@@ -225,7 +235,7 @@ def screens(ctx: Ctx) -> Iterator[float]:
     yield from _visit(ctx, "setup")
 
 
-@scenario()
+@scenario(whistlers=("Ann", "Bob"))
 def fleeced_turn(ctx: Ctx) -> Iterator[float]:
     """A short Fleeced! turn: set up by touch, dice from the fake camera, a whistle
     out of turn from the fake microphone, the ruling shown large, the turn ended by touch."""
@@ -239,9 +249,9 @@ def fleeced_turn(ctx: Ctx) -> Iterator[float]:
     yield from ctx.tap_text("Start game")
     assert app.root.current == "table", setup.ids.error.text
     ctx.result["first"] = table_facts(ctx)
-    dice, whistle = ctx.fakes["dice"], ctx.fakes["whistle"]
+    dice, whistle = ctx.rigs["dice"], ctx.rigs["whistle"]
     dice.roll("d6", [6, 5])
-    yield 0.3
+    yield from wait_for(lambda: len(app.session.events) == 1)
     dice.roll("d6", [2, 1])
     yield from wait_for(lambda: len(app.session.events) == 2)
     yield 0.3

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import queue
 import shutil
+from collections.abc import Callable
 
 import pytest
 
@@ -164,3 +165,45 @@ def test_every_game_is_playable_from_what_the_table_offers(game_name):
         else:
             pytest.fail(f"every offered answer was refused at: {prompt.text}")
     assert s.outcome() is not None or len(s.events) >= 250  # finished, or still going after a long game
+
+
+def _wait(q: queue.Queue, want: Callable[[object], bool], timeout: float = 8.0) -> object:
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            item = q.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if want(item):
+            return item
+    raise AssertionError("nothing came")
+
+
+def test_the_package_rigs_run_the_real_sensors_over_fake_devices():
+    from companion.game import DiceRequest
+    from hardware.buttons import ButtonsSensor
+    from hardware.dice.sensor import DiceSensor
+    from hardware.testing.sensors import ButtonsRig, DiceRig, WhistleRig
+    from hardware.whistle.sensor import WhistleSensor
+
+    q: queue.Queue = queue.Queue()
+    dice, whistle, buttons = DiceRig(q), WhistleRig(["Ann", "Bob"], q), ButtonsRig(out=q)
+    assert (type(dice.sensor), type(whistle.sensor), type(buttons.sensor)) == (DiceSensor, WhistleSensor, ButtonsSensor)
+    for rig in (dice, whistle, buttons):
+        rig.sensor.start()
+    try:
+        dice.sensor.request(DiceRequest("d6", 2))
+        dice.roll("d6", [6, 2], 0.4)
+        e = _wait(q, lambda i: isinstance(i, Event) and i.type == ROLL)
+        assert e.get("faces") == (6, 2) and e.source == Source.CAMERA and e.confidence == 0.4
+        whistle.blow("Bob")
+        e = _wait(q, lambda i: isinstance(i, Event) and i.type == "whistle")
+        assert e.player == "Bob" and e.source == Source.MICROPHONE
+        buttons.press("face5")
+        e = _wait(q, lambda i: isinstance(i, Event) and i.type == ROLL and i.source == Source.GPIO)
+        assert e.get("faces") == (5,)
+    finally:
+        for rig in (dice, whistle, buttons):
+            rig.sensor.stop()
