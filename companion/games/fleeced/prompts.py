@@ -65,8 +65,12 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
     choices = list(base.choices)
     text, player, expects = base.text, base.player, list(base.expects)
     if s.check is not None and s.phase not in (Phase.TALLY, Phase.OVER):
-        text = (f"No whistle heard yet: a whistle from {s.player} until {s.margin:g} s after the roll still counts. "
-                + text)
+        if s.check.purpose == "tow":
+            otherwise = f"{s.player}'s {_sheep(s.in_tow)} hoof it to the Village Green"
+        else:
+            otherwise = "the rustle fails and the sheep stay where they are"
+        text = (f"No whistle heard yet: a whistle from {s.player} until {s.margin:g} s after the roll still counts; "
+                f"otherwise {otherwise}. " + text)
         choices = [_whistle(s.player), Choice("No whistle: rule now", SETTLE), *choices]
         expects = [WHISTLE, SETTLE, *expects]
     dice = base.dice
@@ -146,13 +150,14 @@ def _roll_prompt(s: FleecedState, dice: DiceRequest) -> Prompt:
     if s.move == "rustle":
         assert s.rustle is not None
         src = "the Village Green" if s.rustle.source == GREEN else f"{s.rustle.source}'s flock"
-        text = f"{p} rustles from {src}: blow your whistle, then roll two dice."
+        text = f"{p} rustles from {src}: blow your whistle, then roll two dice (no whistle: the sheep won't follow)."
         if s.whistled:
             text = f"{p} rustles from {src}: whistle heard, roll two dice."
         return Prompt(p, text, rules.RUSTLING, (ROLL, WHISTLE), dice, tuple(choices))
     start = "Start next to the Police Station. " if s.start_at_police else ""
     if s.in_tow:
-        text = f"{start}{p} has {_sheep(s.in_tow)} in tow: blow your whistle, then roll two dice."
+        text = (f"{start}{p} has {_sheep(s.in_tow)} in tow: blow your whistle, then roll two dice "
+                "(no whistle: the sheep hoof it to the Village Green).")
         if s.whistled:
             text = f"{start}{p}: whistle heard, roll two dice and move with your {_sheep(s.in_tow)}."
         choices.append(Choice(f"Abandon {_sheep(s.in_tow)} to the Green", "abandon", player=p))
@@ -180,18 +185,33 @@ def _move_prompt(s: FleecedState, dice: DiceRequest) -> Prompt:
     opened = {h for h, _ in s.opened}
     landings += [Choice(f"Ended on the {title} doorstep", "landed", {"where": DOORSTEP, "hideout": h}, player=p)
                  for h, title in HIDEOUTS.items() if h not in opened]
-    if s.in_tow and not rustling:
-        landings += [Choice(f"Through Home, then a {w} square", "landed", {"where": w, "via_home": True}, player=p)
-                     for w in (SQUARE, CHEESE)]
+    if (s.in_tow and not rustling) or (rustling and s.rustle is not None and s.rustle.whistle_ok is not False):
+        landings += [Choice(f"Through Home, then a {w} square", "landed", {"where": k, "via_home": True}, player=p)
+                     for k, w in ((SQUARE, "plain"), (CHEESE, "cheese"))]
     if rustling:
         landings += [Choice(f"Blocked after {n} of {total} squares", "landed", {"where": SQUARE, "squares": n},
                             player=p) for n in range(total)]
+    follow = _rustle_text(s, total) if rustling else ""
     if s.reroll:
         kind = "six" if s.dice == 1 else "double"
-        text = (f"{moved}, then roll again (a {kind}; a third this turn is Nicked!), or report where you stopped.")
+        text = (f"{moved}, then roll again (a {kind}; a third this turn is Nicked!), or report where you stopped."
+                f"{follow}")
         return Prompt(p, text, rules.MOVING, (ROLL, "landed"), dice, tuple(landings))
-    return Prompt(p, f"{moved}, then report where {p} ended.", rules.RUSTLING if rustling else rules.MOVING,
+    return Prompt(p, f"{moved}, then report where {p} ended.{follow}", rules.RUSTLING if rustling else rules.MOVING,
                   ("landed",), None, tuple(landings))
+
+
+def _rustle_text(s: FleecedState, total: int) -> str:
+    r = s.rustle
+    if r is None:
+        return ""
+    if r.whistle_ok is False:
+        return " No whistle: the rustle fails and the sheep stay where they are."
+    flock = s.sheep.green if r.source == GREEN else s.sheep.in_tow[s.names.index(r.source)]
+    if total >= flock:
+        return f" {total} squares for {_sheep(flock)}: a great rustle, the whole flock follows (unless blocked)."
+    rest = "" if r.source == GREEN else "; the rest hoof it to the Village Green"
+    return f" {total} squares for {_sheep(flock)}: a rubbish rustle, one sheep follows per square moved{rest}."
 
 
 def _actions_prompt(s: FleecedState) -> Prompt:
@@ -214,8 +234,13 @@ def _actions_prompt(s: FleecedState) -> Prompt:
     if can_play(s, a, OTHER):
         choices.append(Choice("Play another Cheese Card", "play", {"card": OTHER}, player=p))
     choices.append(Choice("End the turn", "end-turn", player=p))
-    return Prompt(p, f"{p}: open a hideout, rustle a flock next to you, abandon sheep, or end the turn.", rules.TURN,
-                  ("open", "rustle", "abandon", "play", "end-turn"), None, tuple(choices))
+    kinds = {c.type for c in choices}
+    parts = [what for kind, what in (("open", f"open the {HIDEOUTS[h]}" if h else ""),
+                                     ("rustle", "rustle a flock next to you (two dice, whistle first)"),
+                                     ("abandon", f"abandon your {_sheep(s.in_tow)} to the Village Green"))
+             if kind in kinds]
+    text = f"{p}: " + (f"{', '.join(parts)}, or end the turn." if parts else "end the turn.")
+    return Prompt(p, text, rules.TURN, ("open", "rustle", "abandon", "play", "end-turn"), None, tuple(choices))
 
 
 def state_json(s: FleecedState) -> dict[str, Any]:

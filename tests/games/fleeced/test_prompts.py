@@ -1,0 +1,49 @@
+"""Prompts say what happens next in plain words, and offer only what is possible."""
+
+from __future__ import annotations
+
+from .table import Table
+from .test_whistles import towing
+
+
+def test_roll_prompt_with_sheep_says_what_a_missing_whistle_costs() -> None:
+    t = towing()
+    assert "hoof it to the Village Green" in t.prompt().text
+
+
+def test_waiting_ruling_says_what_happens_without_a_whistle() -> None:
+    t = towing()
+    t.roll(2, 3)
+    text = t.prompt().text
+    assert "No whistle heard yet" in text and "6 sheep hoof it to the Village Green" in text
+    t = Table().start()
+    t.open_hideout("pub", 6)
+    t.send("rustle", {"from": "green"})
+    assert "the sheep won't follow" in t.prompt().text
+    t.roll(2, 3)
+    assert "the rustle fails" in t.prompt().text
+
+
+def test_rustle_move_prompt_explains_great_and_rubbish() -> None:
+    t = Table().start()
+    t.open_hideout("pub", 6)
+    t.send("rustle", {"from": "green"})
+    t.whistle("Wallace")
+    t.roll(2, 3)
+    text = t.prompt().text
+    assert "5 squares" in text and "6 sheep" in text and "rubbish rustle" in text
+    labels = [c.label for c in t.prompt().choices]
+    assert any("Through Home" in label for label in labels)  # a rustle can lead its sheep Home and go on
+
+
+def test_actions_prompt_names_only_what_is_possible() -> None:
+    t = Table().start()
+    t.roll(2)
+    t.land()
+    text = t.prompt().text
+    assert "rustle" not in text and "abandon" not in text and "open" not in text
+    assert "end the turn" in text
+    t = Table().start()
+    t.open_hideout("pub", 6)
+    text = t.prompt().text
+    assert "rustle" in text and "abandon" not in text
