@@ -118,6 +118,8 @@ def whistle_by(s: FleecedState, who: int, t: float) -> FleecedState:
         check = s.check
         if check is not None and check.since < t <= check.deadline:
             return pass_check(s, t)
+        if s.phase is Phase.MOVE and t <= s.last_roll_time + s.margin:
+            return s  # counted as before the roll it follows (the margin), so not also before the next one
         if t > s.last_roll_time:
             return evolve(s, whistled=True)
         return s

@@ -300,3 +300,30 @@ def test_who_blew_from_an_earlier_turn_does_not_hold_the_roll_ruling() -> None:
     assert t.sheep["in_tow"]["Wallace"] == 0 and kinds(t)[-1] == "no-whistle"
     t.send("answer", {"blower": "Wallace"})  # Wallace blew during Gromit's turn: out of turn, none claimed
     assert kinds(t)[-1] == "no-penalty" and t.sheep["in_tow"]["Wallace"] == 0
+
+
+def test_a_whistle_within_the_margin_of_a_roll_belongs_to_that_roll_not_the_next() -> None:
+    """Counted as before the roll it follows, it cannot also be the whistle before the rustle's roll."""
+    t = towing()
+    t.whistle("Wallace")
+    t.roll(1, 2)
+    t.whistle("Wallace", at=t.now + 0.4)  # the same blow heard again as the dice settle
+    t.land()
+    t.send("abandon")
+    t.send("rustle", {"from": "green"})
+    t.roll(2, 3)  # no whistle since the move's roll
+    t.send("settle")
+    assert kinds(t)[-1] == "no-whistle" and t.sheep["in_tow"]["Wallace"] == 0
+
+
+def test_a_whistle_after_the_landing_counts_for_the_rustle_however_quick() -> None:
+    t = Table().start()
+    t.roll(2)
+    t.land("doorstep", hideout="pub")
+    t.send("open", {"hideout": "pub", "card": "key-pub"})
+    t.send("hideout-card", {"count": 6})
+    t.send("rustle", {"from": "green"})
+    roll_time = t.state.last_roll_time
+    t.whistle("Wallace", at=roll_time + 0.5)  # within the margin of the move's roll, but after the landing
+    t.roll(3, 4)
+    assert t.state.check is None and t.state.rustle.whistle_ok
