@@ -1,13 +1,16 @@
-"""Train the pip reader's top-face model from the development photos.
+"""Train the pip reader's two models (top-face pips, top faces) from the development photos.
 
     .venv/bin/python benchmarks/dice_train_pips.py            # writes hardware/dice/pip_model.py
     .venv/bin/python benchmarks/dice_train_pips.py --folds 2  # also prints held-out image accuracy
 
 A pip candidate is labelled "top" when its centre lies inside one of the
-YOLO boxes beside each photo (they enclose the top face's pips).  The model is
-a logistic regression over seven scale-free features (hardware.dice.pips.FEATURES),
-fitted by plain gradient descent with L2, so the result is deterministic and
-needs nothing beyond numpy.  With --folds the photos are split by file order
+YOLO boxes beside each photo (they enclose the top face's pips).  A face
+candidate (a centrally symmetric pip pattern, hardware.dice.pips.symmetric_patterns)
+is labelled "top face" when its centre lies in a box grown by a quarter and it
+has as many pips as the box's class says.  Both models are logistic regressions
+over scale-free features (hardware.dice.pips.FEATURES, FACE_FEATURES) and their
+squares, fitted by plain gradient descent with L2 from zero, so the result is
+deterministic and needs nothing beyond numpy.  With --folds the photos are split by file order
 into folds; each fold is read with a model trained on the others, which is the
 honest figure for photos the reader has never seen.
 """
@@ -43,9 +46,9 @@ def _boxes(folder: Path, row: dict[str, str], w: int, h: int, grow: float = 0.0)
     boxes = []
     for line in (folder / row["path"]).with_suffix(".txt").read_text().split("\n"):
         if line.strip():
-            _, cx, cy, bw, bh = (float(v) for v in line.split())
+            c, cx, cy, bw, bh = (float(v) for v in line.split())
             bw, bh = bw * (1 + grow), bh * (1 + grow)
-            boxes.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h))
+            boxes.append(((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h, int(c) + 1))
     return boxes
 
 
@@ -58,7 +61,7 @@ def labelled_faces(folder: Path, rows: list[dict[str, str]], top: TopModel) -> t
         boxes = _boxes(folder, row, gray.shape[1], gray.shape[0], grow=0.25)
         for c in face_candidates(gray, PipParams(), None, top):
             xs.append(c.features)
-            ys.append(any(b[0] <= c.x <= b[2] and b[1] <= c.y <= b[3] for b in boxes))
+            ys.append(any(b[0] <= c.x <= b[2] and b[1] <= c.y <= b[3] and len(c.pips) == b[4] for b in boxes))
     return np.stack(xs), np.array(ys, np.float64)
 
 

@@ -26,6 +26,7 @@ The models' weights are in ``pip_model.py``, written by
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass, replace
 
 import cv2
@@ -58,6 +59,15 @@ class PipParams:
     die_contrast: int = 15  # a die is this much brighter than the table around it (grey levels)
     min_top: float = 0.5  # probability from the top-face model above which a pip is on a top face
     min_face: float = 0.5  # probability from the face model above which a pip group is a die's top face
+    # Where the camera's foot point (the table point straight below the lens) lies, in
+    # fractions of the frame's width and height: a webcam looking across the table has
+    # it below the frame, an overhead camera at the centre.  A die's visible side faces
+    # are on its side towards that point, its top face on the far side.
+    nadir_x: float = 0.5
+    nadir_y: float = 2.0
+    contrast_steps: int = 3  # also threshold at 1.5, 2 x min_contrast: blurred pips that run together part there
+    min_pattern_top: float = 0.05  # pips less likely than this to be on a top face join no face pattern
+    max_region_pips: int = 40  # the likeliest pips of one bright object that patterns are sought among
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,7 @@ class Pip:
     fill: float = 0.785  # area / bounding-box area: a round pip fills pi/4, a square hole 1
     region_misfit: float = 0.0  # |log(area of the bright object / one die's area)|
     region_fill: float = 1.0  # area / bounding-box area of that object: a die is compact
+    away: float = 0.0  # offset from that object's centre away from the camera's foot point (pip diameters)
 
     @property
     def diameter(self) -> float:
@@ -92,16 +103,48 @@ def find_pips(gray: np.ndarray, p: PipParams = PipParams(), scale: float | None 
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
     hat = cv2.subtract(closed, gray)
     # Contrast relative to the surround, so dim light and bright light agree.
-    thresh = (hat.astype(np.float32) >= p.min_contrast * np.maximum(closed.astype(np.float32), 1.0))
-    mask = (thresh & (closed >= p.min_background)).astype(np.uint8)
+    rel = hat.astype(np.float32) / np.maximum(closed.astype(np.float32), 1.0)
+    bright = closed >= p.min_background
+    # Blurred pips run into bars at the base contrast; at higher levels only
+    # each pip's dark core remains, so they come apart again.  Only blobs
+    # too large or too long to be one pip are looked at again.
+    mask = ((rel >= p.min_contrast) & bright).astype(np.uint8)
+    pips, merged = _blobs(gray, mask, hat, closed, p, scale, (0, 0))
+    for step in range(1, max(1, p.contrast_steps)):
+        again = []
+        for x, y, w, h in merged:
+            sub = ((rel[y : y + h, x : x + w] >= p.min_contrast * (1.0 + 0.5 * step)) & bright[y : y + h, x : x + w])
+            found, rest = _blobs(gray, sub.astype(np.uint8), hat, closed, p, scale, (x, y))
+            pips += found
+            again += rest
+        merged = again
+    return pips
+
+
+def _blobs(
+    gray: np.ndarray,
+    mask: np.ndarray,
+    hat: np.ndarray,
+    closed: np.ndarray,
+    p: PipParams,
+    scale: float,
+    origin: tuple[int, int],
+) -> tuple[list[Pip], list[Box]]:
+    """The pip-like blobs of one thresholded black-hat window at ``origin``
+    (small, solid, round, bright all round), and the boxes of blobs too large
+    or too long for one pip (pips run together)."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     amin, amax = p.min_area * scale * scale, p.max_area * scale * scale
+    ox, oy = origin
     pips: list[Pip] = []
+    merged: list[Box] = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
-        if not amin <= area <= amax:
+        if area < amin:
             continue
-        if area < p.min_fill * w * h:
+        if area > amax or area < p.min_fill * w * h:
+            if area <= 8 * amax:
+                merged.append((x + ox, y + oy, w, h))
             continue
         roi = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
         m = cv2.moments(roi, binaryImage=True)
@@ -110,9 +153,11 @@ def find_pips(gray: np.ndarray, p: PipParams = PipParams(), scale: float | None 
         l1 = (mu20 + mu02 + common) / 2
         l2 = max((mu20 + mu02 - common) / 2, 1e-6)
         elong = math.sqrt(l1 / l2)
+        x, y = x + ox, y + oy
         if elong > p.max_elongation:
+            merged.append((x, y, w, h))
             continue
-        cx, cy = cents[i]
+        cx, cy = cents[i][0] + ox, cents[i][1] + oy
         uniformity, surround = _ring(gray, cx, cy, math.sqrt(area / math.pi))
         if uniformity < p.min_ring:
             continue
@@ -120,7 +165,7 @@ def find_pips(gray: np.ndarray, p: PipParams = PipParams(), scale: float | None 
         pips.append(
             Pip(float(cx), float(cy), float(area), elong, contrast, (x, y, w, h), surround, uniformity, fill=area / (w * h))
         )
-    return pips
+    return pips, merged
 
 
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False)
@@ -140,11 +185,12 @@ def _ring(gray: np.ndarray, cx: float, cy: float, r: float) -> tuple[float, floa
     ys = np.clip((cy + rad * _SIN).astype(np.intp), 0, h - 1)
     ring = gray[ys, xs].astype(np.float32)
     centre = float(gray[min(int(cy), h - 1), min(int(cx), w - 1)])
-    median = float(np.median(ring))
+    ring.sort()
+    median = 0.5 * float(ring[7] + ring[8])  # np.median of 16 values
     spread = median - centre
     if spread <= 1.0:
         return 0.0, median
-    return (float(np.percentile(ring, 20)) - centre) / spread, median
+    return (float(ring[3]) - centre) / spread, median  # ring[3]: the 20th percentile of 16 values
 
 
 def group_pips(pips: list[Pip], span: float) -> list[list[Pip]]:
@@ -241,6 +287,7 @@ FEATURES = (
     "fill",
     "region_misfit",
     "region_fill",
+    "away",
 )
 
 
@@ -284,6 +331,7 @@ def pip_features(pips: list[Pip], regions: list[int]) -> np.ndarray:
             np.array([q.fill for q in pips]),
             np.minimum(np.array([q.region_misfit for q in pips]), 4.0),
             np.array([q.region_fill for q in pips]),
+            np.array([q.away for q in pips]),
         ],
         axis=1,
     ).astype(np.float32)
@@ -331,15 +379,23 @@ def locate_pips(
     at = [(min(int(q.y / 2), h - 1), min(int(q.x / 2), w - 1)) for q in pips]
     regions = [int(labels[y, x]) for y, x in at]
     # Depth inside the bright object, in pip diameters (half-resolution pixels x 2).
+    foot = np.array([params.nadir_x * gray.shape[1], params.nadir_y * gray.shape[0]])
     out = []
     for q, r, (y, x) in zip(pips, regions, at, strict=True):
+        away = 0.0
         if r:
-            _, _, bw, bh, area = (float(v) for v in stats[r])
+            rx, ry, bw, bh, area = (float(v) for v in stats[r])
             misfit = abs(math.log(4.0 * area / (params.die_size * q.diameter) ** 2))
             fill = area / (bw * bh)
+            centre = np.array([2.0 * rx + bw, 2.0 * ry + bh])
+            u = centre - foot
+            u /= max(float(np.linalg.norm(u)), 1e-6)
+            away = float(np.clip(np.dot(np.array([q.x, q.y]) - centre, u) / q.diameter, -4.0, 4.0))
         else:
             misfit, fill = 4.0, 0.0
-        out.append(replace(q, depth=2.0 * float(depth[y, x]) / q.diameter, region_misfit=misfit, region_fill=fill))
+        out.append(
+            replace(q, depth=2.0 * float(depth[y, x]) / q.diameter, region_misfit=misfit, region_fill=fill, away=away)
+        )
     return out, regions, (labels, stats, depth)
 
 
@@ -355,13 +411,22 @@ FACE_FEATURES = (
     "log_size_vs_frame",
     "size_spread",
     "contrast",
-    "pattern_fits",
+    "symmetry",
+    "span",
+    "pair_ratio",
+    "diagonal_sine",
+    "left_out",
+    "left_out_max",
+    "linkage_group",
+    "surround_spread",
+    "elongation_max",
+    "away",
 )
 
 
 @dataclass
 class FaceCandidate:
-    """A group of likely top-face pips, before the face model decides."""
+    """A pip pattern that may be a die's top face, before the face model decides."""
 
     pips: list[Pip]
     top: float  # mean top-face probability of its pips
@@ -384,7 +449,7 @@ def _bright_window(gray: np.ndarray, face: list[Pip], cx: float, cy: float, d: f
     win = gray[y0:y1, x0:x1].astype(np.float32)
     if win.size == 0:
         return 0.0
-    level = float(np.median([q.surround for q in face]))
+    level = statistics.median(q.surround for q in face)
     dark = win < 0.6 * level  # the pips themselves
     usable = win.size - int(dark.sum())
     return float(((win >= 0.8 * level) & ~dark).sum()) / max(usable, 1)
@@ -393,99 +458,162 @@ def _bright_window(gray: np.ndarray, face: list[Pip], cx: float, cy: float, d: f
 def pattern_fits(face: list[Pip]) -> bool:
     """Could these pips be one face of a standard die, seen from above?
 
-    Distances are in pip diameters, from the photos' own top faces: a two's
-    or three's pips span 2.6-3.7, a three's middle pip sits at the midpoint,
-    a four's and a five's corners are equally far from the centre (a five's
-    fifth pip at it).  Sixes are not checked (two rows of three vary most
-    with perspective).
+    Every die face is centrally symmetric: its pips pair off across the
+    face's centre (a one, three and five add a pip at the centre).  So the
+    pips must split into such pairs (``symmetric_patterns`` finds them).
     """
-    n = len(face)
-    if n == 1 or n >= 6:
-        return True
-    d = float(np.median([q.diameter for q in face]))
-    pts = np.array([(q.x, q.y) for q in face]) / d
-    span = float(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(-1)).max())
-    if not 2.0 <= span <= 4.8:
+    if not face:
         return False
-    if n == 2:
-        return True
-    if n == 3:
-        order = np.argsort(np.sqrt(((pts[:, None] - pts[None]) ** 2).sum(-1)).sum(1))
-        middle, ends = pts[order[0]], pts[order[1:]]
-        return float(np.linalg.norm(middle - ends.mean(0))) <= 0.6
-    centre = pts.mean(0)
-    r = np.sqrt(((pts - centre) ** 2).sum(1))
-    if n == 5:
-        inner = int(r.argmin())
-        if r[inner] > 0.7:
-            return False
-        r = np.delete(r, inner)
-    return float(r.max() / max(r.min(), 1e-6)) <= 1.5
+    d = float(np.median([q.diameter for q in face]))
+    pts = np.array([(q.x, q.y) for q in face])
+    return any(len(c) == len(face) for c, _ in symmetric_patterns(pts, d))
 
 
-def _fix_pattern(face: list[Pip], score: dict[int, float]) -> list[Pip]:
-    """A group that fits no face pattern but would without one pip (a side
-    pip that joined it) loses that pip: the likeliest such face is kept."""
-    if pattern_fits(face):
-        return face
-    options = [[q for q in face if q is not drop] for drop in face]
-    options = [o for o in options if o and pattern_fits(o)]
-    if not options:
-        return face
-    return max(options, key=lambda o: sum(score[id(q)] for q in o))
+def symmetric_patterns(
+    pts: np.ndarray, d: float, max_sym: float = 0.75, min_pair: float = 1.6, max_pair: float = 5.2
+) -> list[tuple[tuple[int, ...], tuple[float, float, float, float]]]:
+    """Every subset of points that could be a die face: index tuples with
+    (symmetry residual, span, pair length ratio, diagonal sine).
+
+    A face of n pips is n // 2 pairs sharing a midpoint, plus the centre pip
+    when n is odd; a four's and a six's diagonals cross (a row of four pips
+    in a line does not make a four).  Distances are in pip diameters ``d``:
+    a pair spans 1.6-5.2 (a six's middle pair about 2.6, a corner diagonal
+    about 4), midpoints agree within ``max_sym``.
+    """
+    n = len(pts)
+    out: list[tuple[tuple[int, ...], tuple[float, float, float, float]]] = [((i,), (0.0, 0.0, 1.0, 1.0)) for i in range(n)]
+    if n < 2:
+        return out
+    diff = pts[:, None, :] - pts[None, :, :]
+    dist = np.sqrt((diff**2).sum(-1)) / d
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if min_pair <= dist[i, j] <= max_pair]
+    if not pairs:
+        return out
+    mids = np.array([(pts[i] + pts[j]) / 2.0 for i, j in pairs])
+    lengths = np.array([dist[i, j] for i, j in pairs])
+    vecs = np.array([pts[j] - pts[i] for i, j in pairs]) / d
+    close = np.sqrt(((mids[:, None] - mids[None]) ** 2).sum(-1)) / d <= max_sym
+
+    def centre_pips(members: tuple[int, ...], centre: np.ndarray) -> list[tuple[int, float]]:
+        r = np.sqrt(((pts - centre) ** 2).sum(1)) / d
+        return [(k, float(r[k])) for k in range(n) if k not in members and r[k] <= max_sym]
+
+    def describe(pair_ids: tuple[int, ...], extra: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+        centre = mids[list(pair_ids)].mean(0)
+        sym = max([float(np.linalg.norm(mids[p] - centre)) / d for p in pair_ids] + [extra])
+        ls = lengths[list(pair_ids)]
+        sine = 1.0
+        if len(pair_ids) >= 2:
+            a, b = (vecs[p] for p in sorted(pair_ids, key=lambda p: -lengths[p])[:2])
+            sine = abs(float(a[0] * b[1] - a[1] * b[0])) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-6)
+        return centre, (sym, float(ls.max()), float(ls.max() / ls.min()), sine)
+
+    for a, (i, j) in enumerate(pairs):
+        centre, desc = describe((a,), 0.0)
+        out.append(((i, j), desc))
+        for k, r in centre_pips((i, j), centre):
+            out.append((tuple(sorted((i, j, k))), (max(desc[0], r), *desc[1:])))
+        for b in range(a + 1, len(pairs)):
+            if not close[a, b] or len({i, j, *pairs[b]}) < 4:
+                continue
+            quad = (i, j, *pairs[b])
+            centre4, desc4 = describe((a, b), 0.0)
+            if desc4[3] < 0.3:
+                continue  # diagonals nearly parallel: a line of pips, not a face
+            out.append((tuple(sorted(quad)), desc4))
+            for k, r in centre_pips(quad, centre4):
+                out.append((tuple(sorted((*quad, k))), (max(desc4[0], r), *desc4[1:])))
+            for c in range(b + 1, len(pairs)):
+                if close[a, c] and close[b, c] and len({*quad, *pairs[c]}) == 6:
+                    _, desc6 = describe((a, b, c), 0.0)
+                    out.append((tuple(sorted((*quad, *pairs[c]))), desc6))
+    return out
 
 
 def face_candidates(
     gray: np.ndarray, params: PipParams = PipParams(), scale: float | None = None, model: TopModel | None = None
 ) -> list[FaceCandidate]:
-    """Groups of top-face pips, each with the features the face model weighs."""
+    """Every pip pattern on each bright object that could be a die face, with
+    the features the face model weighs.
+
+    Patterns are found among all candidate pips of an object (not only those
+    the pip model trusts), so that one doubtful pip does not split a face;
+    the pips' top-face probabilities and the likely pips a pattern leaves out
+    close to its centre are features of the face model instead.
+    """
     pips, regions, (labels, stats, depth) = locate_pips(gray, params, scale)
     if not pips:
         return []
     prob = top_probability(pip_features(pips, regions), model)
+    pr_list = [float(v) for v in prob]
     round_areas = [q.area for q in pips if q.elongation < 1.4] or [q.area for q in pips]
     frame_area = float(np.median(round_areas))
-    by_region: dict[int, list[tuple[Pip, float]]] = {}
-    for q, r, pr in zip(pips, regions, prob, strict=True):
-        if pr >= params.min_top:
-            by_region.setdefault(r, []).append((q, float(pr)))
+    by_region: dict[int, list[int]] = {}
+    for n, (r, pr) in enumerate(zip(regions, prob, strict=True)):
+        if pr >= params.min_pattern_top:
+            by_region.setdefault(r, []).append(n)
     hh, ww = labels.shape
     out = []
     for lab, members in by_region.items():
-        score = {id(q): pr for q, pr in members}
-        top = [q for q, _ in members]
+        members = sorted(members, key=lambda n: -prob[n])[: params.max_region_pips]
         if lab:
             x, y, bw, bh, _ = (int(v) for v in stats[lab])
             at_border = float(x == 0 or y == 0 or x + bw >= ww or y + bh >= hh)
         else:
             at_border = 1.0
-        for group in group_pips(top, params.face_span) if lab else [[q] for q in top]:
-            face = _fix_pattern(group, score)
-            ps = np.array([score[id(q)] for q in face])
-            areas = np.array([q.area for q in face])
-            cx = float(np.mean([q.x for q in face]))
-            cy = float(np.mean([q.y for q in face]))
-            d = float(np.median([q.diameter for q in face]))
+        pts = np.array([(pips[n].x, pips[n].y) for n in members])
+        confident = [n for n in members if prob[n] >= params.min_top]
+        linked = {frozenset(n for n in confident if pips[n] in g) for g in group_pips([pips[n] for n in confident], params.face_span)}
+        dreg = float(np.median([pips[n].diameter for n in members]))
+        patterns = symmetric_patterns(pts, dreg) if lab else [((i,), (0.0, 0.0, 1.0, 1.0)) for i in range(len(members))]
+        for subset, (sym, span, ratio, sine) in patterns:
+            # Plain Python on these few numbers: numpy's per-call overhead dominates here.
+            idx = [members[i] for i in subset]
+            ps = [pr_list[n] for n in idx]
+            top = sum(ps) / len(ps)
+            if top < params.min_top * 0.5:
+                continue
+            face = [pips[n] for n in idx]
+            k = len(face)
+            areas = [q.area for q in face]
+            mean_area = sum(areas) / k
+            sur = [q.surround for q in face]
+            cx = sum(q.x for q in face) / k
+            cy = sum(q.y for q in face) / k
+            d = statistics.median(q.diameter for q in face)
+            reach2 = (max(0.5 * span + 1.5, 4.5 if k == 1 else 0.0) * d) ** 2
+            left = [pr_list[n] for n in members if n not in idx and (pips[n].x - cx) ** 2 + (pips[n].y - cy) ** 2 <= reach2]
             cdepth = 2.0 * float(depth[min(int(cy / 2), hh - 1), min(int(cx / 2), ww - 1)]) / d
             feats = np.array(
                 [
-                    float(len(face) == 1),
-                    float(min(len(face), 7)),
-                    float(ps.mean()),
-                    float(ps.min()),
-                    float(min(face[0].region_misfit, 4.0)),
+                    float(k == 1),
+                    float(k),
+                    top,
+                    min(ps),
+                    min(face[0].region_misfit, 4.0),
                     at_border,
                     _bright_window(gray, face, cx, cy, d),
                     min(cdepth, 5.0),
-                    float(np.log(areas.mean() / frame_area)),
-                    float(areas.std() / areas.mean()),
-                    float(np.mean([q.contrast for q in face])),
-                    float(pattern_fits(face)),
+                    math.log(mean_area / frame_area),
+                    math.sqrt(sum((a - mean_area) ** 2 for a in areas) / k) / mean_area,
+                    sum(q.contrast for q in face) / k,
+                    sym,
+                    span,
+                    min(ratio, 3.0),
+                    sine,
+                    sum(left),
+                    max(left, default=0.0),
+                    float(frozenset(idx) in linked),
+                    (max(sur) - min(sur)) / max(max(sur), 1.0),
+                    max(q.elongation for q in face),
+                    sum(q.away for q in face) / k,
                 ],
                 np.float32,
             )
-            out.append(FaceCandidate(face, float(ps.mean()), feats, cx, cy, d))
+            out.append(FaceCandidate(face, top, feats, cx, cy, d))
     return out
+
 
 
 def face_probability(features: np.ndarray, model: TopModel | None = None) -> np.ndarray:
