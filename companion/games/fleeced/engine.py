@@ -112,18 +112,23 @@ class Fleeced(Game):
     # -- play ----------------------------------------------------------------
     def apply(self, state: FleecedState, event: Event) -> FleecedState:
         s = evolve(state, alert=None) if state.alert is not None else state
+        if event.type == CORRECTION:
+            return self._dispatch(s, event)
+        s = evolve(s, turn_events=s.turn_events + 1)
         if event.type == SETTLE:  # the screen's timer: the margin has passed, rule now
             if s.check is None:
                 raise refuse("no whistle ruling is waiting", rules.WHISTLE)
-            return whistles.fail_check(s, None)
-        if whistles.must_decide_check(s, event):
-            s = whistles.fail_check(s, event)
-            s = self._dispatch(s, event)
+            s = whistles.fail_check(s)
         else:
+            if whistles.must_decide_check(s, event):
+                s = whistles.fail_check(s)
             s = self._dispatch(s, event)
-            c = s.contest
-            if c is not None and c is state.contest and s.turn == state.turn and event.type != CORRECTION:
-                s = evolve(s, contest=replace(c, events=(*c.events, event)))  # to replay if contested
+        if s.contests:  # to replay if contested: new penalties start here, older ones see one more event
+            old = {id(c) for c in state.contests}
+            s = evolve(s, contests=tuple(
+                replace(c, events=(*c.events, event)) if id(c) in old
+                else replace(c, snapshot=state, events=(event,)) if c.snapshot is None else c
+                for c in s.contests))
         return s
 
     def _dispatch(self, s: FleecedState, e: Event) -> FleecedState:

@@ -28,7 +28,7 @@ from .board import (
 from .hands import can_play
 from .state import FleecedState, Phase
 from .turns import needs_whistle
-from .whistles import blocks_check, can_contest
+from .whistles import blocks_check, contestable
 
 if TYPE_CHECKING:
     from .engine import Fleeced
@@ -83,11 +83,10 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
             choices, expects, dice = answers, [ANSWER, WHISTLE], None
         else:
             choices, expects = answers + choices, [ANSWER, *expects]
-    if s.contest is not None and s.phase is not Phase.OVER and can_contest(game, s):
-        r = s.rulings[s.contest.ruling]
-        label = "I did blow: reverse the ruling" if s.contest.kind == "no-whistle" else \
-                "I didn't blow: reverse the ruling"
-        choices.append(Choice(f"{r.player}: {label}", CORRECTION, {"contest": s.contest.ruling}, player=r.player))
+    for c in contestable(game, s) if s.contests and s.phase is not Phase.OVER else ():
+        r = s.rulings[c.ruling]
+        label = "I did blow: reverse the ruling" if c.kind == "no-whistle" else "I didn't blow: reverse the ruling"
+        choices.append(Choice(f"{r.player}: {label}", CORRECTION, {"contest": c.ruling}, player=r.player))
         expects.append(CORRECTION)
     if s.phase is not Phase.OVER:
         expects.append(WHISTLE)  # a whistle is always heard (and ruled on), whoever blows it
@@ -294,7 +293,8 @@ def state_json(s: FleecedState) -> dict[str, Any]:
             "pending_check": None if check is None else {
                 "purpose": check.purpose, "roll_time": check.roll_time, "deadline": check.deadline},
             "who_blew": [{"time": q.time, "turn_of": names[q.active]} for q in s.questions],
-            "contestable": None if s.contest is None else s.contest.ruling,
+            "contestable": None if s.contest is None else s.contest.ruling,  # the latest
+            "contestable_rulings": [c.ruling for c in s.contests],
         },
         "rulings": [r.to_json() for r in s.rulings],
         "last_ruling": None if last is None else last.text,

@@ -106,15 +106,18 @@ class Ruling:
 
 @dataclass(frozen=True)
 class Contest:
-    """Enough to reverse the latest penalty: the state just before it and the events since.
+    """Enough to reverse one penalty of this turn: the state just before the event that made it,
+    and that event with every event since (corrections aside).
 
-    Contesting replays those events on the state with the whistle ruled the other
-    way, so a reversal is exact however far the turn went on (until it passes).
+    Contesting replays those events on that state with this penalty (and every penalty already
+    reversed, named by ``key``) ruled the other way, so a reversal is exact however far the turn
+    went on, and penalties can be contested in any order (until the turn passes).
     """
 
     kind: str  # "no-whistle" or "out-of-turn"
     ruling: int  # index in FleecedState.rulings
-    snapshot: FleecedState
+    key: int  # the position in the turn of the event that made the penalty (stable across replays)
+    snapshot: FleecedState | None = None  # filled in by ``Fleeced.apply``
     events: tuple[Event, ...] = ()
 
 
@@ -157,9 +160,11 @@ class FleecedState:
     questions: tuple[Question, ...] = ()  # unattributed whistles, oldest first: "Who blew?"
     rulings: tuple[Ruling, ...] = ()
     alert: str | None = None  # the ruling the latest event produced, to show large
-    # How to reverse the latest penalty: bookkeeping derived from the log, not
+    # How to reverse this turn's penalties: bookkeeping derived from the log, not
     # part of the position, so two states differing only in it compare equal.
-    contest: Contest | None = field(default=None, compare=False)
+    contests: tuple[Contest, ...] = field(default=(), compare=False)
+    turn_events: int = field(default=0, compare=False)  # events applied this turn (corrections aside)
+    reversed: frozenset[tuple[str, int]] = field(default=frozenset(), compare=False)  # (kind, key) contested
     start_at_police: bool = False  # this turn starts next to the Police Station
     tallies: tuple[tuple[tuple[str, int], ...] | None, ...] = ()  # claimed sheep by kind, at the end
 
@@ -170,6 +175,11 @@ class FleecedState:
     @property
     def in_tow(self) -> int:
         return self.sheep.in_tow[self.active]
+
+    @property
+    def contest(self) -> Contest | None:
+        """The latest penalty that can still be contested."""
+        return self.contests[-1] if self.contests else None
 
 
 _STATE_FIELDS = frozenset(FleecedState.__dataclass_fields__)

@@ -53,7 +53,9 @@ def begin_turn(s: FleecedState, idx: int) -> FleecedState:
         doorstep=None,
         opening=None,
         fresh=(),
-        contest=None,  # a ruling can be contested only until the turn passes
+        contests=(),  # a ruling can be contested only until the turn passes
+        turn_events=0,
+        reversed=frozenset(),
     )
 
 

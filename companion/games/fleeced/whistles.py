@@ -56,13 +56,14 @@ def blocks_check(s: FleecedState) -> bool:
     return c is not None and any(q.turn == s.turn and c.since < q.time <= c.deadline for q in s.questions)
 
 
-def fail_check(s: FleecedState, trigger: Event | None) -> FleecedState:
+def fail_check(s: FleecedState) -> FleecedState:
     """No whistle before the roll: apply the penalty as one contestable ruling."""
     check = s.check
     assert check is not None
     if blocks_check(s):
         raise refuse("answer 'Who blew?' first: that whistle may have come before the roll", rules.WHISTLE)
-    snapshot = evolve(s, contest=None, alert=None)
+    if ("no-whistle", s.turn_events) in s.reversed:  # replaying a contest: the table says they blew
+        return pass_check(s, None)
     if check.purpose == "tow":
         n = s.in_tow
         text = f"No whistle before the roll: {s.player}'s {n} sheep hoof it to the Village Green."
@@ -73,8 +74,7 @@ def fail_check(s: FleecedState, trigger: Event | None) -> FleecedState:
         s = evolve(s, rustle=replace(s.rustle, whistle_ok=False))
     rule = rules.MOVING if check.purpose == "tow" else rules.RUSTLING
     s = add_ruling(evolve(s, check=None), Ruling("no-whistle", text, rule, s.player))
-    events = () if trigger is None else (trigger,)
-    return evolve(s, contest=Contest("no-whistle", len(s.rulings) - 1, snapshot, events))
+    return evolve(s, contests=(*s.contests, Contest("no-whistle", len(s.rulings) - 1, s.turn_events)))
 
 
 def pass_check(s: FleecedState, at: float | None) -> FleecedState:
@@ -131,11 +131,12 @@ def out_of_turn(s: FleecedState, who: int) -> FleecedState:
     if not s.sheep.claimed[who]:
         return add_ruling(s, Ruling("no-penalty", f"{name} blew out of turn but has no claimed sheep to lose: "
                                     "no penalty.", rules.WHISTLE, name))
-    snapshot = evolve(s, contest=None, alert=None)
+    if ("out-of-turn", s.turn_events) in s.reversed:  # replaying a contest: the table says they did not blow
+        return s
     s = add_ruling(evolve(s, sheep=s.sheep.claimed_to_green(who)), Ruling(
         "out-of-turn", f"{name} blew out of turn and loses one claimed sheep to the Village Green.",
         rules.WHISTLE, name))
-    return evolve(s, contest=Contest("out-of-turn", len(s.rulings) - 1, snapshot))
+    return evolve(s, contests=(*s.contests, Contest("out-of-turn", len(s.rulings) - 1, s.turn_events)))
 
 
 def on_answer(s: FleecedState, e: Event) -> FleecedState:
@@ -163,27 +164,33 @@ def on_answer(s: FleecedState, e: Event) -> FleecedState:
 
 
 def on_contest(game: Fleeced, s: FleecedState, e: Event) -> FleecedState:
-    """Reverse the latest penalty: replay the turn since it with the whistle ruled the other way."""
-    c = s.contest
-    if c is None:
+    """Reverse one penalty of this turn: replay the turn since it with the whistle ruled the other way."""
+    if not s.contests:
         raise refuse("there is no whistle ruling to contest this turn (undo to go further back)", rules.WHISTLE)
     wanted = e.get("contest")
-    if wanted is not True and wanted != c.ruling:  # true means the latest ruling
-        raise refuse("only the latest whistle penalty, this turn, can be contested; undo to go further back",
-                     rules.WHISTLE)
-    replayed = reverse(game, c)
+    if wanted is True:  # true means the latest penalty
+        c = s.contests[-1]
+    else:
+        c = next((c for c in s.contests if not isinstance(wanted, bool) and wanted == c.ruling), None)
+        if c is None:
+            open_ = ", ".join(str(c.ruling) for c in s.contests)
+            raise refuse(f"only this turn's whistle penalties (rulings {open_}) can be contested; undo to go "
+                         "further back", rules.WHISTLE)
+    replayed = reverse(game, s, c)
+    assert c.snapshot is not None
     original = s.rulings[c.ruling]
     reason = "blew before the roll" if c.kind == "no-whistle" else "did not blow"
     note = Ruling("contested", f"Contested: {original.player} {reason}. Reversed: {original.text}", rules.WHISTLE,
                   original.player)
-    rulings = (*replayed.rulings, replace(original, contested=True), note)
+    # contests made since this penalty's event (their marks and notes were added after it)
+    carried = tuple(r for r in s.rulings[len(c.snapshot.rulings):] if r.kind == "contested" or r.contested)
+    rulings = (*replayed.rulings, *carried, replace(original, contested=True), note)
     return evolve(replayed, rulings=rulings, alert=note.text)
 
 
-def reverse(game: Fleeced, c: Contest) -> FleecedState:
-    base = c.snapshot
-    if c.kind == "no-whistle":
-        base = pass_check(base, None)
+def reverse(game: Fleeced, s: FleecedState, c: Contest) -> FleecedState:
+    assert c.snapshot is not None
+    base = evolve(c.snapshot, reversed=s.reversed | {(c.kind, c.key)})
     try:
         for ev in c.events:
             base = game.apply(base, ev)
@@ -194,12 +201,13 @@ def reverse(game: Fleeced, c: Contest) -> FleecedState:
     return evolve(base, alert=None)
 
 
-def can_contest(game: Fleeced, s: FleecedState) -> bool:
-    if s.contest is None:
-        return False
-    try:
-        reverse(game, s.contest)
-    except IllegalAction:
-        return False
-    return True
-
+def contestable(game: Fleeced, s: FleecedState) -> tuple[Contest, ...]:
+    """This turn's penalties whose reversal is still possible."""
+    ok = []
+    for c in s.contests:
+        try:
+            reverse(game, s, c)
+        except IllegalAction:
+            continue
+        ok.append(c)
+    return tuple(ok)
