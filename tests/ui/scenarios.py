@@ -499,3 +499,92 @@ def battle_sheep_build(ctx: Ctx) -> Iterator[float]:
              "events": len(app.session.events), "field": len(field.field)}
         )
     ctx.result["events"] = [e.to_dict() for e in app.session.events]
+
+
+def _tap_scrolled(ctx: Ctx, widget: Any) -> Iterator[float]:
+    """Scroll the widget's ScrollView to it (as a finger would), then touch it."""
+    from kivy.uix.scrollview import ScrollView
+
+    node = widget.parent
+    while node is not None and not isinstance(node, ScrollView):
+        node = node.parent
+    if node is not None:
+        node.scroll_to(widget, padding=10, animate=False)
+        yield 0.2
+    yield from ctx.tap(widget)
+
+
+def _step_button(ctx: Ctx, key: str) -> Any:
+    return next(b for b in ctx.buttons() if getattr(b, "step_key", None) == key)
+
+
+@scenario()
+def board_check(ctx: Ctx) -> Iterator[float]:
+    """Shear Panic's and Pendleton Hill's board checked and corrected by touch,
+    saved, then used by the next new game."""
+    app = ctx.app
+    yield from ctx.tap_text("Shear Panic")
+    setup = ctx.screen
+    ctx.result["note_before"] = setup.ids.board_note.text
+    yield from ctx.tap_text("Fewer")  # three players: the 56-space track
+    yield from ctx.tap_text("Check the board")
+    assert app.root.current == "board_check", app.root.current
+    check = ctx.screen
+    ctx.result["sp_words"] = [t for t in ctx.texts() if t]
+    ctx.result["problems"] = {"shear-panic": ctx.check("board-check-shear-panic")}
+    yield from _tap_scrolled(ctx, check.space_buttons[5])  # space 5 is a panic space on our board
+    yield from _tap_scrolled(ctx, check.space_buttons[4])  # ... and 4 is not
+    yield from _tap_scrolled(ctx, _step_button(ctx, "gates.roger+"))  # Roger's gate one space later
+    yield from _tap_scrolled(ctx, _step_button(ctx, "pictures.shearer-"))
+    yield from _tap_scrolled(ctx, _step_button(ctx, "tile.0+"))  # the first tile is worth 2
+    ctx.result["status_changed"] = check.ids.status.text
+    yield from ctx.tap_text("Save the board")
+    ctx.result["status_saved"] = check.ids.status.text
+    ctx.result["sp_words_after"] = [t for t in ctx.texts() if t]
+    yield from ctx.tap_text("Back")
+    ctx.result["note_after"] = ctx.app.root.get_screen("setup").ids.board_note.text
+    for row, name in zip(setup.rows, ("Ann", "Bob", "Cy"), strict=False):
+        row.name_input.text = name
+    yield from ctx.tap_text("Start game")
+    assert app.root.current == "table", setup.ids.error.text
+    options = app.session.setup["options"]
+    ctx.result["game_track"] = options["track"]
+    ctx.result["game_tile0"] = options["tiles"]["tile"][0]
+    # Pendleton Hill: which pastures touch.
+    yield from ctx.tap_text("Home")
+    yield from ctx.tap_text("Sheepdogs of Pendleton Hill")
+    yield from ctx.tap_text("Check the board")
+    check = ctx.screen
+    ctx.result["ph_words"] = [t for t in ctx.texts() if t]
+    ctx.result["problems"]["pendleton-hill"] = ctx.check("board-check-pendleton-hill")
+    yield from _tap_scrolled(ctx, ctx.button("1a"))
+    yield from _tap_scrolled(ctx, check.touch_buttons["1c"])  # 1a touches 1c on this board
+    yield from _tap_scrolled(ctx, check.touch_buttons["1b"])  # ... and not 1b
+    yield from _tap_scrolled(ctx, check.touch_buttons["4a"])  # a wrong touch: two tiers apart
+    ctx.result["ph_invalid"] = check.ids.status.text
+    yield from ctx.tap_text("Save the board")
+    ctx.result["ph_refused"] = check.ids.status.text
+    yield from _tap_scrolled(ctx, check.touch_buttons["4a"])
+    yield from ctx.tap_text("Save the board")
+    ctx.result["ph_saved"] = check.ids.status.text
+    ctx.result["ph_words_after"] = [t for t in ctx.texts() if t]
+    yield from ctx.tap_text("Back")
+    ctx.result["ph_note"] = app.root.get_screen("setup").ids.board_note.text
+
+
+@scenario()
+def board_bad(ctx: Ctx) -> Iterator[float]:
+    """A checked board that no longer validates: its one-line error, then the shipped data."""
+    app = ctx.app
+    yield from ctx.tap_text("Shear Panic")
+    setup = ctx.screen
+    yield from ctx.tap_text("Fewer")
+    ctx.result["note"] = setup.ids.board_note.text
+    ctx.result["problems"] = ctx.check("setup-bad-board")
+    yield from ctx.tap_text("Start game")
+    ctx.result["refused"] = {"screen": app.root.current, "error": setup.ids.error.text}
+    yield from ctx.tap_text("Use the shipped board")
+    ctx.result["note_shipped"] = setup.ids.board_note.text
+    yield from ctx.tap_text("Start game")
+    assert app.root.current == "table", setup.ids.error.text
+    ctx.result["game_track"] = app.session.setup["options"].get("track")

@@ -172,3 +172,47 @@ def test_battle_sheep_pastures_placed_by_touching_the_field(scenarios):
     assert second["field"] > first["field"] > 0
     assert [e["type"] for e in r["events"]] == ["place-board", "place-board"]
     assert {e["source"] for e in r["events"]} == {"touch"}
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_the_board_is_checked_once_by_touch_and_used_by_new_games(scenarios, size):
+    import tomllib
+
+    r = scenarios.run("board_check", size=size, timeout=150)
+    assert r["note_before"].startswith("Board: the shipped data")
+    words = " ".join(r["sp_words"])
+    assert "Panic spaces (red, circled twice): 4, 7, 13" in words and "Roger's gate at 19" in words
+    assert "The 12 tiles:" in words and "Pictures: Roger at 10, the Shearer at 38." in words
+    assert r["problems"] == {"shear-panic": [], "pendleton-hill": []}
+    assert r["status_changed"].startswith("Changed, not saved")
+    assert r["status_saved"].startswith("Saved in ")
+    assert "Panic spaces (red, circled twice): 5, 7, 13" in " ".join(r["sp_words_after"])
+    folder = scenarios.config_dir / "boards"
+    track = tomllib.loads((folder / "shear-panic" / "track-3.toml").read_text())
+    assert track["panic"][:2] == [5, 7] and track["gates"]["roger"] == 20 and track["pictures"]["shearer"] == 37
+    tiles = tomllib.loads((folder / "shear-panic" / "tiles.toml").read_text())
+    assert tiles["tile"][0]["time"] == 2 and len(tiles["tile"]) == 12
+    assert r["note_after"].startswith("Board: as checked at this table")
+    assert r["game_track"] == track and r["game_tile0"]["time"] == 2  # the new game's setup carries it
+    # Pendleton Hill: an impossible touch is refused with the game's reason, then the fix is saved.
+    assert any(w.startswith("Pasture 1a (tier 1) touches 1b, 2a.") for w in r["ph_words"])
+    assert "Not valid yet" in r["ph_invalid"] and "4a" in r["ph_invalid"]
+    assert r["ph_refused"].startswith("Not saved")
+    assert r["ph_saved"].startswith("Saved in ")
+    assert any(w.startswith("Pasture 1a (tier 1) touches 1c, 2a.") for w in r["ph_words_after"])
+    hill = tomllib.loads((folder / "pendleton-hill" / "board.toml").read_text())
+    assert hill["pastures"]["1a"]["touches"] == ["1c", "2a"] and "1a" in hill["pastures"]["1c"]["touches"]
+    assert "1a" not in hill["pastures"]["1b"]["touches"]
+    assert r["ph_note"].startswith("Board: as checked at this table")
+
+
+def test_a_bad_board_profile_shows_its_error_and_offers_the_shipped_board(scenarios):
+    folder = scenarios.config_dir / "boards" / "shear-panic"
+    folder.mkdir(parents=True)
+    (folder / "track-3.toml").write_text("spaces = 56\npanic = [4, 7]\n[gates]\nroger = 99\n")
+    r = scenarios.run("board_bad")
+    assert r["note"].startswith("Board check: ") and "track-3.toml" in r["note"]
+    assert r["problems"] == []
+    assert r["refused"]["screen"] == "setup" and "Use the shipped board" in r["refused"]["error"]
+    assert r["note_shipped"].startswith("Board: the shipped data")
+    assert r["game_track"] is None or r["game_track"]["gates"]["roger"] == 19

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .board_check import BoardCheckScreen
 from .home import HomeScreen
 from .log import LogScreen
 from .results import ResultsScreen
@@ -16,4 +17,5 @@ SCREENS = {
     "log": LogScreen,
     "results": ResultsScreen,
     "settings": SettingsScreen,
+    "board_check": BoardCheckScreen,
 }

@@ -6,6 +6,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
@@ -14,6 +15,7 @@ from companion import registry
 from companion.errors import BellwetherError, SetupError
 
 from .. import theme
+from ..board_check import board_note, has_board
 from ..boards import setup_spec
 from ..widgets import FitButton, FitLabel, PlayerMark, load_kv
 
@@ -40,15 +42,20 @@ class PlayerRow(BoxLayout):
         )
         self.pick = FitButton(size_hint_x=0.6)
         self.pick.bind(on_release=lambda *_: screen.cycle(self.index))
-        up = FitButton(text="Up", size_hint_x=None, width=theme.touch_size() * 1.2)
+        up = FitButton(text="Up", size_hint_x=None, width=theme.touch_size() * 1.6)
         up.bind(on_release=lambda *_: screen.move(self.index, -1))
-        down = FitButton(text="Down", size_hint_x=None, width=theme.touch_size() * 1.2)
+        down = FitButton(text="Down", size_hint_x=None, width=theme.touch_size() * 1.6)
         down.bind(on_release=lambda *_: screen.move(self.index, +1))
         for w in (self.mark, self.name_input, self.pick, up, down):
             self.add_widget(w)
 
 
 class SetupScreen(Screen):
+    has_board = BooleanProperty(False)  # the game ships board data the table checks once
+    board_bad = BooleanProperty(False)  # the table's checked copy does not load or validate
+    use_shipped = BooleanProperty(False)  # ... and the table chose the shipped data instead
+    board_options: dict[str, Any] = {}  # noqa: RUF012 (replaced, never mutated)
+
     def prepare(self, game_name: str) -> None:
         """Fill the form for a game, with last time's names where there are some."""
         app = App.get_running_app()
@@ -63,7 +70,27 @@ class SetupScreen(Screen):
         self._recall(app.prefs.setups.get(game_name))
         self.ids.title.text = f"New game: {self.game.title} ({self.game.min_players}–{self.game.max_players} players)"
         self.ids.error.text = ""
+        self.use_shipped = False
         self._build()
+        self.refresh_board()
+
+    # -- the board check ---------------------------------------------------------
+    def refresh_board(self) -> None:
+        """The checked board data for this player count (calibration.board.setup_options)."""
+        self.has_board = has_board(self.game.name)
+        self.board_options, note, self.board_bad = board_note(self.game.name, self.count)
+        if self.board_bad and self.use_shipped:
+            note = "Board: the shipped data (your checked copy has an error; Check the board to fix it)."
+        self.ids.board_note.text = note
+
+    def choose_shipped(self) -> None:
+        self.use_shipped = True
+        self.refresh_board()
+
+    def check_board(self) -> None:
+        app = App.get_running_app()
+        app.root.get_screen("board_check").prepare(self.game.name, self.count)
+        app.go("board_check")
 
     def _recall(self, saved: Any) -> None:
         """Last time's form for this game, where it still fits the game."""
@@ -119,6 +146,7 @@ class SetupScreen(Screen):
         if self.game.min_players <= n <= self.game.max_players:
             self.count = n
             self._build()
+            self.refresh_board()  # Shear Panic's track depends on the player count
 
     def cycle(self, i: int) -> None:
         """Next colour or character not taken by another seat."""
@@ -149,10 +177,17 @@ class SetupScreen(Screen):
             value = self.spec.values[self.picks[i] % len(self.spec.values)]
             players.append({"name": self.names[i].strip(), self.spec.key: value})
         options = {o.key: o.values[self.option_values[o.key]] for o in self.spec.options}
+        if not self.use_shipped:
+            options.update(self.board_options)
         return {"players": players, "options": options}
 
     def start(self) -> None:
         app = App.get_running_app()
+        if self.has_board:
+            self.refresh_board()  # a board checked since the form opened counts
+            if self.board_bad and not self.use_shipped:
+                self.ids.error.text = "Fix the board (Check the board) or touch Use the shipped board."
+                return
         setup = self.setup()
         try:
             app.new_game(self.game.name, setup)
@@ -162,7 +197,7 @@ class SetupScreen(Screen):
         app.prefs.setups[self.game.name] = {
             "names": [p["name"] for p in setup["players"]],
             "picks": [p[self.spec.key] for p in setup["players"]],
-            "options": setup["options"],
+            "options": {o.key: setup["options"][o.key] for o in self.spec.options},
         }
         app.prefs.save(app.options.data_dir)
 
