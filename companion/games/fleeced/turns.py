@@ -226,7 +226,8 @@ def arrest(s: FleecedState, reason: str) -> FleecedState:
                              rules.NICKED, s.player))
     if s.sheep.claimed[a]:
         return evolve(s, phase=Phase.NICKED)
-    s = evolve(s, misses_turn=set_at(s.misses_turn, a, True))
+    s = evolve(s, misses_turn=set_at(s.misses_turn, a, True),
+               alert=_join(s.alert, f"With no claimed sheep to bribe the police, {s.player} misses the next turn."))
     return next_turn(s)
 
 
@@ -239,5 +240,6 @@ def settle_nicked(s: FleecedState, bribe: bool) -> FleecedState:
                        Ruling("bribe", f"{s.player} bribes the police with a claimed sheep (to the Village Green) "
                               "and will not miss a turn.", rules.NICKED, s.player))
     else:
-        s = evolve(s, misses_turn=set_at(s.misses_turn, a, True))
+        s = evolve(s, misses_turn=set_at(s.misses_turn, a, True),
+                   alert=_join(s.alert, f"{s.player} misses the next turn."))
     return next_turn(s)

@@ -47,3 +47,27 @@ def test_actions_prompt_names_only_what_is_possible() -> None:
     t.open_hideout("pub", 6)
     text = t.prompt().text
     assert "rustle" in text and "abandon" not in text
+
+
+def test_nicked_without_claimed_sheep_says_the_next_turn_is_missed() -> None:
+    t = Table().start()
+    t.roll(6)
+    t.roll(6)
+    t.roll(6)
+    alert = t.prompt().alert
+    assert "Nicked!" in alert and "misses the next turn" in alert
+
+
+def test_serving_says_the_next_turn_is_missed() -> None:
+    from .test_whistles import claimed, towing
+
+    t = claimed(towing())  # Gromit's turn; Wallace has 6 claimed
+    t.roll(1)
+    t.land()
+    t.end_turn()
+    t.roll(6)
+    t.roll(6)
+    t.roll(6)
+    assert t.phase == "nicked"
+    t.send("serve")
+    assert "Wallace misses the next turn" in t.prompt().alert
