@@ -135,8 +135,10 @@ def _phase_prompt(s: FleecedState) -> Prompt:
         return Prompt(who, f"All 40 sheep are claimed. Turn them over: how many white (1, 2, 3), grey (4) and "
                       f"black (6) did {who} claim ({s.sheep.claimed[todo[0]]} sheep)?", rules.VICTORY, ("tally",),
                       choices=zero)
-    ranking, tie = scoring.ranking(s)
-    text = f"Game over. {ranking[0]} wins." + (f" {tie}" if tie else "")
+    _, tie = scoring.ranking(s)
+    winners = scoring.winners(s)
+    won = f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} share the win"
+    text = f"Game over. {won}." + (f" {tie}" if tie else "")
     return Prompt(None, text, rules.VICTORY)
 
 

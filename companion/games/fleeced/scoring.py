@@ -58,3 +58,11 @@ def ranking(s: FleecedState) -> tuple[tuple[str, ...], str | None]:
             sentences.append(f"{names} tie on {pts[i]} points; sheep claimed ({', '.join(str(claimed[j]) for j in tied)}) "
                              "do not fully separate them, so tied players share their place.")
     return tuple(s.names[i] for i in order), " ".join(sentences) or None
+
+
+def winners(s: FleecedState) -> tuple[str, ...]:
+    """Everyone level with the leader on points and on sheep claimed (the tie-break)."""
+    pts = [points(t) for t in s.tallies]
+    claimed = s.sheep.claimed
+    best = max(zip(pts, claimed, strict=True))
+    return tuple(n for n, p, c in zip(s.names, pts, claimed, strict=True) if (p, c) == best)

@@ -71,3 +71,16 @@ def test_serving_says_the_next_turn_is_missed() -> None:
     assert t.phase == "nicked"
     t.send("serve")
     assert "Wallace misses the next turn" in t.prompt().alert
+
+
+def test_a_full_tie_at_the_top_is_a_shared_win() -> None:
+    from dataclasses import replace
+
+    from companion.games.fleeced import GAME
+    from companion.games.fleeced.state import Phase
+
+    s = Table(["Wallace", "Gromit", "Preston"]).state
+    s = replace(s, sheep=replace(s.sheep, hideouts=0, bag=0, claimed=(15, 15, 10)), phase=Phase.OVER,
+                tallies=((("grey", 15),), (("grey", 15),), (("white1", 10),)))
+    text = GAME.prompt(s).text
+    assert "Wallace and Gromit share the win" in text and "Wallace wins" not in text
