@@ -81,6 +81,7 @@ class Question:
     time: float
     turn: int
     active: int
+    moving: bool = False  # heard while a move was still going on (see ``whistles.whistle_by``)
 
 
 @dataclass(frozen=True)

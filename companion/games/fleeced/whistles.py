@@ -109,16 +109,17 @@ def on_whistle(s: FleecedState, e: Event) -> FleecedState:
         when = "before the game starts" if s.phase is Phase.FIRST_ROLL else "after the game"
         return evolve(s, alert=f"A whistle {when} breaks no rule.")
     if blower is None:
-        return evolve(s, questions=(*s.questions, Question(e.time, s.turn, s.active)))
+        return evolve(s, questions=(*s.questions, Question(e.time, s.turn, s.active, s.phase is Phase.MOVE)))
     return whistle_by(s, s.names.index(blower), e.time)
 
 
-def whistle_by(s: FleecedState, who: int, t: float) -> FleecedState:
+def whistle_by(s: FleecedState, who: int, t: float, moving: bool | None = None) -> FleecedState:
+    """A whistle by ``who`` at ``t``; ``moving``: heard while a move was going on (default: now)."""
     if who == s.active:
         check = s.check
         if check is not None and check.since < t <= check.deadline:
             return pass_check(s, t)
-        if s.phase is Phase.MOVE and t <= s.last_roll_time + s.margin:
+        if (s.phase is Phase.MOVE if moving is None else moving) and t <= s.last_roll_time + s.margin:
             return s  # counted as before the roll it follows (the margin), so not also before the next one
         if t > s.last_roll_time:
             return evolve(s, whistled=True)
@@ -160,7 +161,7 @@ def on_answer(s: FleecedState, e: Event) -> FleecedState:
             return add_ruling(s, Ruling("no-penalty", f"{blower} blew during their own turn: no penalty.",
                                         rules.WHISTLE, blower))
         return out_of_turn(s, who)
-    return whistle_by(s, who, q.time)
+    return whistle_by(s, who, q.time, q.moving)
 
 
 def on_contest(game: Fleeced, s: FleecedState, e: Event) -> FleecedState:

@@ -327,3 +327,16 @@ def test_a_whistle_after_the_landing_counts_for_the_rustle_however_quick() -> No
     t.whistle("Wallace", at=roll_time + 0.5)  # within the margin of the move's roll, but after the landing
     t.roll(3, 4)
     assert t.state.check is None and t.state.rustle.whistle_ok
+
+
+def test_who_blew_within_the_margin_answered_after_the_landing_still_belongs_to_the_roll() -> None:
+    t = towing()
+    t.whistle("Wallace")
+    t.roll(1, 2)
+    t.whistle(None, at=t.now + 0.4)  # heard as the dice settled; nobody could tell whose
+    t.land()
+    t.send("answer", {"blower": "Wallace"})  # answered after the landing: still the roll's whistle
+    t.send("abandon")
+    t.send("rustle", {"from": "green"})
+    t.roll(2, 3)
+    assert t.state.check is not None  # the rustle's roll has no whistle of its own
