@@ -83,7 +83,8 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
             choices, expects, dice = answers, [ANSWER, WHISTLE], None
         else:
             choices, expects = answers + choices, [ANSWER, *expects]
-    for c in contestable(game, s) if s.contests and s.phase is not Phase.OVER else ():
+    # latest first: a screen with one "Contest" button takes the first, the ruling just shown
+    for c in reversed(contestable(game, s)) if s.contests and s.phase is not Phase.OVER else ():
         r = s.rulings[c.ruling]
         label = "I did blow: reverse the ruling" if c.kind == "no-whistle" else "I didn't blow: reverse the ruling"
         choices.append(Choice(f"{r.player}: {label}", CORRECTION, {"contest": c.ruling}, player=r.player))

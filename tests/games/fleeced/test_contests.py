@@ -65,3 +65,9 @@ def test_contests_replay_from_the_record() -> None:
     t.send("correction", {"contest": index_of(t, "no-whistle")})
     again = Session.from_record(records.loads(records.dumps(t.session.record()), "mem"))
     assert again.state == t.state and t.json == t.json
+
+
+def test_the_latest_penalty_is_the_first_contest_button() -> None:
+    t = two_penalties()
+    first = next(c for c in t.prompt().choices if c.type == "correction")
+    assert first.payload["contest"] == index_of(t, "out-of-turn") and "I didn't blow" in first.label
