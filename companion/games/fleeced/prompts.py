@@ -80,8 +80,14 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
         answers = [Choice(f"{n} blew", ANSWER, {"blower": n}) for n in s.names] + [
             Choice("Nobody: it was noise", ANSWER, {"blower": None})]
         if blocks_check(s):  # the roll's ruling waits for this answer: nothing else can go on
+            assert s.check is not None
+            lost = (f"{s.player}'s {_sheep(s.in_tow)} hoof it to the Village Green" if s.check.purpose == "tow"
+                    else "the rustle fails")
+            text += (f" If it was {s.player}, it counts as the whistle before the roll; otherwise {lost} "
+                     "(and a whistle out of turn costs the blower one claimed sheep).")
             choices, expects, dice = answers, [ANSWER, WHISTLE], None
         else:
+            text += " A whistle out of turn costs the blower one claimed sheep."
             choices, expects = answers + choices, [ANSWER, *expects]
     # latest first: a screen with one "Contest" button takes the first, the ruling just shown
     for c in reversed(contestable(game, s)) if s.contests and s.phase is not Phase.OVER else ():

@@ -84,3 +84,16 @@ def test_a_full_tie_at_the_top_is_a_shared_win() -> None:
                 tallies=((("grey", 15),), (("grey", 15),), (("white1", 10),)))
     text = GAME.prompt(s).text
     assert "Wallace and Gromit share the win" in text and "Wallace wins" not in text
+
+
+def test_who_blew_says_what_each_answer_means() -> None:
+    t = towing()
+    t.whistle(None)
+    t.roll(2, 3)  # the answer decides the roll's ruling
+    text = t.prompt().text
+    assert text.startswith("Who blew?") and "If it was Wallace" in text and "hoof it" in text
+    t = towing()
+    t.whistle("Wallace")
+    t.roll(2, 3)
+    t.whistle(None)
+    assert "out of turn costs the blower one claimed sheep" in t.prompt().text
