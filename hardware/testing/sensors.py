@@ -71,6 +71,12 @@ class TableCamera:
             self.shown = [DieReading(kind, f, confidence, b) for f, b in zip(faces, boxes, strict=True)]
             self._frame = self._draw(boxes)
 
+    def show_frame(self, frame: np.ndarray) -> None:
+        """Show a whole picture (e.g. a ``dice_render`` photo, for the camera wizard); nothing is read from it."""
+        with self._lock:
+            self.shown = []
+            self._frame = np.ascontiguousarray(frame)
+
     def clear(self) -> None:
         with self._lock:
             self.shown = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -15,6 +16,8 @@ from companion.events import WHISTLE, Event, Source
 from ..audio import AudioSettings, AudioSource, open_source, run_source
 from ..sensor import Sensor
 from .detector import Detection, WhistleDetector
+
+log = logging.getLogger(__name__)
 
 
 def whistle_event(det: Detection, epoch_offset: float) -> Event:
@@ -64,6 +67,10 @@ class WhistleSensor(Sensor):
         self.backoff = backoff
         self.level_db = -120.0
         self.detections: int = 0
+        # Callables given every block in the worker thread (the live spectrum,
+        # a calibration wizard; hardware/whistle/spectrum.py).  They must be quick.
+        self.taps: list[Callable[[np.ndarray], None]] = []
+        self._next_detector: WhistleDetector | None = None
         self._epoch_offset: float | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -82,7 +89,24 @@ class WhistleSensor(Sensor):
         self.detector.reset()
         self._epoch_offset = None
 
+    def use_detector(self, detector: WhistleDetector) -> None:
+        """Listen with a new detector (a fresh calibration) from the next block on."""
+        self._next_detector = detector
+        if not self.running:
+            self._swap()
+
+    def _swap(self) -> None:
+        if self._next_detector is not None:
+            self.detector, self._next_detector = self._next_detector, None
+            self._epoch_offset = None  # the new detector's stream time starts again
+
     def _block(self, block: np.ndarray) -> None:
+        self._swap()
+        for tap in list(self.taps):
+            try:
+                tap(block)
+            except Exception:  # a failing display must not stop the whistles
+                log.exception("whistle sensor tap failed")
         detections = self.detector.process(block)
         if self._epoch_offset is None:
             self._epoch_offset = self.clock() - self.detector.time

@@ -588,3 +588,101 @@ def board_bad(ctx: Ctx) -> Iterator[float]:
     yield from ctx.tap_text("Start game")
     assert app.root.current == "table", setup.ids.error.text
     ctx.result["game_track"] = app.session.setup["options"].get("track")
+
+
+def _until_line(ctx: Ctx, wizard: Any, text: str, timeout: float = 20.0) -> Iterator[float]:
+    yield from wait_for(lambda: any(text in line for line in wizard.lines) or wizard.state == "failed", timeout)
+    assert wizard.state != "failed", wizard.error
+
+
+@scenario(whistlers=())
+def calibrate(ctx: Ctx) -> Iterator[float]:
+    """Settings → Calibrate: the live level and spectrum, the whistle wizard with
+    blows from the fake microphone, the camera preview with tray and colour
+    sampling, and the button test, all by touch."""
+    import numpy as np
+
+    from hardware.testing.dice_render import empty_tray, render
+
+    app = ctx.app
+    mic, cam, buttons = ctx.rigs["whistle"], ctx.rigs["dice"], ctx.rigs["buttons"]
+    app.new_game("tally", {"players": [{"name": "Ann"}, {"name": "Bob"}]})
+    yield 0.3
+    yield from ctx.tap_text("Settings")
+    yield from ctx.tap_text("Calibrate")
+    screen = ctx.screen
+    ctx.result["problems"] = {}
+    # The live level and spectrum.
+    mic.microphone.set_hum(-20.0)
+    yield from wait_for(lambda: screen.level_text.text == "Level -20 dBFS")
+    ctx.result["level_text"] = screen.level_text.text
+    ctx.result["meter"] = screen.meter.level
+    mic.blow(freq=3000.0, duration=1.5)
+    yield from wait_for(lambda: abs(screen.spectrum.peak_hz() - 3000) < 200)
+    ctx.result["band_text"] = screen.band_text.text
+    ctx.result["problems"]["microphone"] = ctx.check("calibrate-microphone")
+    mic.microphone.set_hum(-90.0)
+    yield 1.5
+    # The whistle wizard: the quiet room, then three blows each.
+    yield from ctx.tap_text("Calibrate whistles")
+    wizard = screen.whistles
+    for name, hz in (("Ann", 2000.0), ("Bob", 3300.0)):
+        yield from _until_line(ctx, wizard, f"{name}: blow now")
+        yield 0.7  # as a person would: read it, then blow
+        for _ in range(3):
+            mic.blow(freq=hz, duration=0.45)
+            yield 1.0
+    yield from wait_for(lambda: wizard.state in ("done", "failed"), 20)
+    ctx.result["wizard"] = {"state": wizard.state, "error": wizard.error, "bars": wizard.bars, "progress": screen.progress.text,
+                            "status": screen.ids.status.text, "saved": str(wizard.saved)}
+    ctx.shot("calibrate-whistles")
+    before = app.last_whistle
+    mic.blow(freq=3300.0)  # Bob's whistle, now known to the running microphone
+    yield from wait_for(lambda: app.last_whistle is not before)
+    ctx.result["heard"] = app.last_whistle.player
+    # The camera: preview, the tray by dragging, the regroup die's two faces.
+    yield from ctx.tap_text("Camera")
+    rng = np.random.default_rng(4)
+    cam.camera.show_frame(empty_tray(rng))
+    yield from wait_for(lambda: screen.preview_widget.texture is not None)
+    yield 0.4  # the layout settles
+    from kivy.tests.common import UnitTestTouch
+
+    pw = screen.preview_widget
+    scale, ox, oy = pw._fit()
+    a = pw.to_window(ox + 20 * scale, oy + 460 * scale)
+    b = pw.to_window(ox + 620 * scale, oy + 20 * scale)
+    touch = UnitTestTouch(*a)
+    touch.touch_down()
+    yield 0.05
+    touch.touch_move(*b)
+    touch.touch_up()
+    yield 0.3
+    ctx.result["tray"] = list(screen.camera.profile.tray or ())
+    ctx.result["tray_debug"] = [a, b, list(pw.pos), list(pw.size), list(screen.camera.lines), pw.frame_size]
+    while screen.camera.die != "regroup":
+        yield from ctx.tap(screen.die_button)
+    ctx.result["problems"]["camera"] = ctx.check("calibrate-camera")
+    yield from ctx.tap(screen.capture_button)  # the empty tray
+    for face in ("+", "X"):
+        cam.camera.show_frame(render(rng, [("regroup", face)], tilt=False)[0])
+        yield 0.3
+        ctx.result.setdefault("captures", []).append(screen.capture_button.text)
+        yield from ctx.tap(screen.capture_button)
+    yield from ctx.tap_text("Save the die")
+    ctx.result["camera_status"] = screen.ids.status.text
+    ctx.result["camera_lines"] = list(screen.camera.lines)
+    # The buttons: each pressed when asked.
+    yield from ctx.tap_text("Buttons")
+    ctx.result["problems"]["buttons"] = ctx.check("calibrate-buttons")
+    yield from ctx.tap_text("Test the buttons")
+    test = screen.button_test
+    for role in buttons.map.pins:
+        yield from _until_line(ctx, test, f"press the {role} button")
+        buttons.press(role)
+        yield 0.15
+    yield from wait_for(lambda: test.state in ("done", "failed"))
+    yield 0.3
+    ctx.result["buttons"] = {"state": test.state, "error": test.error, "ok": test.ok,
+                             "labels": [lb.text for lb in screen.role_labels.values()], "online": buttons.sensor.online}
+    ctx.shot("calibrate-buttons-done")

@@ -216,3 +216,29 @@ def test_a_bad_board_profile_shows_its_error_and_offers_the_shipped_board(scenar
     assert r["refused"]["screen"] == "setup" and "Use the shipped board" in r["refused"]["error"]
     assert r["note_shipped"].startswith("Board: the shipped data")
     assert r["game_track"] is None or r["game_track"]["gates"]["roger"] == 19
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_calibration_on_screen_with_the_fake_devices(scenarios, size):
+    import tomllib
+
+    r = scenarios.run("calibrate", size=size, timeout=180)
+    assert r["problems"] == {"microphone": [], "camera": [], "buttons": []}
+    assert r["level_text"] == "Level -20 dBFS" and -21 < r["meter"] < -19
+    assert r["band_text"].startswith("Whistle band 800–6000 Hz") and "near 3" in r["band_text"]
+    w = r["wizard"]
+    assert w["state"] == "done", w["error"]
+    assert {k: v[:2] for k, v in w["bars"].items()} == {"Ann": [3, 3], "Bob": [3, 3]}
+    profile = tomllib.loads((scenarios.config_dir / "whistle.toml").read_text())
+    assert [x["name"] for x in profile["whistle"]] == ["Ann", "Bob"]
+    assert abs(profile["whistle"][1]["peak_hz"] - 3300) < 50
+    assert r["heard"] == "Bob"  # the running microphone uses the new profile at once
+    assert r["tray"] and r["tray"][0] < 40 and r["tray"][2] > 500, r["tray_debug"]
+    assert r["captures"] == ["Capture face +", "Capture face X"]
+    assert r["camera_status"].startswith("Saved"), r["camera_lines"]
+    camera = tomllib.loads((scenarios.config_dir / "camera.toml").read_text())
+    assert "regroup" in str(camera)
+    b = r["buttons"]
+    assert b["state"] == "done", b["error"]
+    assert b["ok"] == ["confirm", "undo", "whistle", "face1", "face2", "face3", "face4", "face5", "face6"]
+    assert all(t.endswith("✓ ok") for t in b["labels"]) and b["online"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .board_check import BoardCheckScreen
+from .calibrate import CalibrateScreen
 from .home import HomeScreen
 from .log import LogScreen
 from .results import ResultsScreen
@@ -18,4 +19,5 @@ SCREENS = {
     "results": ResultsScreen,
     "settings": SettingsScreen,
     "board_check": BoardCheckScreen,
+    "calibrate": CalibrateScreen,
 }

@@ -1,0 +1,369 @@
+"""Calibrate: the live microphone (level, spectrum with the whistle band, the
+whistle wizard), the camera (preview, tray, colour sampling) and the buttons
+(press each in turn), each with its progress on screen.
+
+The logic is ``calibration/``'s, run by ``ui.wizards`` in worker threads;
+this screen only shows their state, ten times a second while it is open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics.texture import Texture
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from .. import theme
+from ..widgets import FitButton, FitLabel, load_kv
+from ..wizards import RUNNING, ButtonTest, CameraWizard, FramePreview, WhistleWizard
+
+TICK = 0.1
+
+
+class LevelMeter(Widget):
+    level = NumericProperty(-120.0)  # dBFS
+
+
+class SpectrumView(Widget):
+    """Bars of a live spectrum (dB), the whistle band shaded behind them."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.centres: Any = None
+        self.db: Any = None
+        self.band: tuple[float, float] | None = None
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def update(self, centres: Any, db: Any, band: tuple[float, float] | None) -> None:
+        self.centres, self.db, self.band = centres, db, band
+        self.redraw()
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        with self.canvas:
+            Color(*theme.PANEL_LIGHT)
+            Rectangle(pos=self.pos, size=self.size)
+            if self.centres is None or len(self.centres) == 0:
+                return
+            top = float(self.centres[-1] + (self.centres[1] - self.centres[0]) / 2)
+            if self.band:
+                Color(*theme.ACCENT[:3], 0.35)
+                x0 = self.x + self.width * self.band[0] / top
+                x1 = self.x + self.width * min(self.band[1], top) / top
+                Rectangle(pos=(x0, self.y), size=(max(1, x1 - x0), self.height))
+            Color(*theme.OK)
+            w = self.width / len(self.db)
+            for i, v in enumerate(self.db):
+                h = self.height * max(0.0, min(1.0, (float(v) + 100) / 100))
+                Rectangle(pos=(self.x + i * w + 1, self.y), size=(max(1, w - 2), h))
+
+
+class Preview(Widget):
+    """The camera's frame, the tray drawn on it; dragging a finger across it sets the tray."""
+
+    def __init__(self, screen: CalibrateScreen, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.screen = screen
+        self.frame_size: tuple[int, int] | None = None
+        self.texture: Texture | None = None
+        self.tray: tuple[int, int, int, int] | None = None
+        self._down: tuple[float, float] | None = None
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def show(self, frame: Any, tray: tuple[int, int, int, int] | None) -> None:
+        h, w = frame.shape[:2]
+        step = max(1, w // 320)  # a small texture: the preview is for aiming, not reading
+        small = frame[::-step, ::step].copy()  # flipped: textures start at the bottom
+        sh, sw = small.shape[:2]
+        if self.texture is None or self.texture.size != (sw, sh):
+            self.texture = Texture.create(size=(sw, sh), colorfmt="rgb")
+        self.texture.blit_buffer(small[:, :, ::-1].tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        self.frame_size, self.tray = (w, h), tray
+        self.redraw()
+
+    def _fit(self) -> tuple[float, float, float]:
+        w, h = self.frame_size or (640, 480)
+        scale = min(self.width / w, self.height / h)
+        return scale, self.x + (self.width - w * scale) / 2, self.y + (self.height - h * scale) / 2
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        scale, ox, oy = self._fit()
+        w, h = self.frame_size or (640, 480)
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=self.texture, pos=(ox, oy), size=(w * scale, h * scale))
+            if self.tray:
+                x, y, tw, th = self.tray
+                Color(*theme.WARN)
+                Line(rectangle=(ox + x * scale, oy + (h - y - th) * scale, tw * scale, th * scale), width=dp(1.5))
+
+    def to_frame(self, wx: float, wy: float) -> tuple[int, int]:
+        scale, ox, oy = self._fit()
+        w, h = self.frame_size or (640, 480)
+        fx = (wx - ox) / scale
+        fy = h - (wy - oy) / scale
+        return int(max(0, min(w, fx))), int(max(0, min(h, fy)))
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos) and self.frame_size:
+            self._down = touch.pos
+            touch.grab(self)
+            return True
+        return super().on_touch_down(touch)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is self and self._down is not None:
+            touch.ungrab(self)
+            (x0, y0), (x1, y1) = self.to_frame(*self._down), self.to_frame(*touch.pos)
+            self._down = None
+            box = (min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0))
+            self.screen.set_tray(box if box[2] >= 16 and box[3] >= 16 else None)
+            return True
+        return super().on_touch_up(touch)
+
+
+class CalibrateScreen(Screen):
+    tab = StringProperty("microphone")
+    bad = BooleanProperty(False)
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.whistles: WhistleWizard | None = None
+        self.button_test: ButtonTest | None = None
+        self.preview = FramePreview()
+        self.camera: CameraWizard | None = None
+        self.spectrum: Any = None
+        self._tick = None
+
+    # -- showing -------------------------------------------------------------------
+    def on_pre_enter(self, *_: Any) -> None:
+        self.show(self.tab)
+        self._tick = Clock.schedule_interval(self.tick, TICK)
+
+    def on_leave(self, *_: Any) -> None:
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+        self._detach_spectrum()
+
+    def leave(self) -> None:
+        App.get_running_app().go("settings")
+
+    def sensor(self, name: str) -> Any:
+        return App.get_running_app().hub.sensors.get(name)
+
+    def _say(self, text: str, bad: bool = False) -> None:
+        self.ids.status.text = text
+        self.bad = bad
+
+    def _label(self, text: str = "", height: float | None = None, **kw: Any) -> FitLabel:
+        return FitLabel(text=text, size_hint_y=None if height else 1, height=height or 0, max_font=kw.pop("max_font", sp(16)), **kw)
+
+    def _row(self, *widgets: Widget, height: float | None = None) -> BoxLayout:
+        row = BoxLayout(size_hint_y=None, height=height or theme.touch_size(), spacing=dp(4))
+        for w in widgets:
+            row.add_widget(w)
+        return row
+
+    def _button(self, text: str, action: Any, **kw: Any) -> FitButton:
+        b = FitButton(text=text, **kw)
+        b.bind(on_release=lambda *_: action())
+        return b
+
+    def show(self, tab: str) -> None:
+        self.tab = tab
+        body = self.ids.body
+        body.clear_widgets()
+        self._detach_spectrum()
+        getattr(self, f"_build_{tab}")(body)
+        self.tick(0)
+
+    # -- microphone --------------------------------------------------------------------
+    def _players(self) -> list[str]:
+        app = App.get_running_app()
+        if app.session is not None:
+            return [p["name"] for p in app.session.setup["players"]]
+        return list(app.prefs.last_players) or ["Player 1", "Player 2"]
+
+    def _build_microphone(self, body: BoxLayout) -> None:
+        from hardware.whistle.spectrum import Spectrum, attach
+
+        mic = self.sensor("microphone")
+        self.level_text = self._label(width=dp(170), size_hint_x=None)
+        self.meter = LevelMeter()
+        body.add_widget(self._row(self.level_text, self.meter, height=dp(34)))
+        self.spectrum_view = SpectrumView()
+        body.add_widget(self.spectrum_view)
+        self.band_text = self._label(height=dp(24), max_font=sp(14), color=theme.MUTED)
+        body.add_widget(self.band_text)
+        if mic is not None and hasattr(mic, "taps"):
+            self.spectrum = attach(mic, Spectrum())
+        players = self._players()
+        self.whistle_button = self._button("Calibrate whistles", self.start_whistles, size_hint_x=0.8)
+        body.add_widget(self._row(self._label(f"Whistles of {', '.join(players)}"), self.whistle_button))
+        self.progress = self._label(height=dp(50), max_font=sp(18))
+        body.add_widget(self.progress)
+
+    def _detach_spectrum(self) -> None:
+        from hardware.whistle.spectrum import detach
+
+        mic = self.sensor("microphone")
+        if self.spectrum is not None and mic is not None:
+            detach(mic, self.spectrum)
+        self.spectrum = None
+
+    def start_whistles(self) -> None:
+        mic = self.sensor("microphone")
+        if self.whistles is not None and self.whistles.running:
+            self.whistles.cancel()
+            return
+        self.whistles = WhistleWizard(mic, self._players())
+        self.whistles.start()
+
+    def _tick_microphone(self) -> None:
+        mic = self.sensor("microphone")
+        level = getattr(mic, "level_db", None)
+        if isinstance(level, (int, float)):
+            self.meter.level = level
+            self.level_text.text = f"Level {level:.0f} dBFS"
+        else:
+            self.level_text.text = "Level: no microphone"
+        band = None
+        det = getattr(mic, "detector", None)
+        if det is not None:
+            band = tuple(det.params.band_hz)
+        if self.spectrum is not None:
+            centres, db = self.spectrum.snapshot()
+            self.spectrum_view.update(centres, db, band)
+            self.band_text.text = (f"Whistle band {band[0]:.0f}–{band[1]:.0f} Hz (shaded); loudest now near {self.spectrum.peak_hz():.0f} Hz"
+                                   if band else "")
+        w = self.whistles
+        if mic is None or not getattr(mic, "online", False):
+            reason = App.get_running_app().hub.statuses.get("microphone")
+            self._say(f"The microphone is offline: {reason.reason if reason else 'not opened'}.", True)
+        elif w is None:
+            self._say("Each player blows three times when asked; the room should be quiet first.")
+        else:
+            bars = "   ".join(f"{n} {'#' * d}{'-' * (t - d)} {d}/{t}" for n, (d, t, _note) in w.bars.items())
+            self.progress.text = w.current + ("\n" + bars if bars else "")
+            self.whistle_button.text = "Stop" if w.running else "Calibrate whistles"
+            if w.state == "failed":
+                self._say(f"Not calibrated: {w.error}", True)
+            elif w.state == "done":
+                self._say(f"Saved: {w.saved}")
+            else:
+                self._say("Listening…")
+
+    # -- camera ------------------------------------------------------------------------------
+    def _build_camera(self, body: BoxLayout) -> None:
+        cam = self.sensor("camera")
+        self.preview.attach(cam)
+        if self.camera is None:
+            self.camera = CameraWizard(self.preview)
+        row = BoxLayout(spacing=dp(6))
+        self.preview_widget = Preview(self)
+        row.add_widget(self.preview_widget)
+        side = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.55)
+        self.die_button = self._button("", self.cycle_die, size_hint_y=None, height=theme.touch_size())
+        self.capture_button = self._button("", self.capture, size_hint_y=None, height=theme.touch_size())
+        side.add_widget(self.die_button)
+        side.add_widget(self.capture_button)
+        side.add_widget(self._button("Save the die", self.save_die, size_hint_y=None, height=theme.touch_size()))
+        side.add_widget(self._button("Tray: whole frame", lambda: self.set_tray(None), size_hint_y=None, height=theme.touch_size()))
+        self.camera_progress = self._label(max_font=sp(15))
+        side.add_widget(self.camera_progress)
+        row.add_widget(side)
+        body.add_widget(row)
+
+    def cycle_die(self) -> None:
+        from calibration.camera import DEFAULT_FACES
+
+        dice = list(DEFAULT_FACES)
+        self.camera.choose_die(dice[(dice.index(self.camera.die) + 1) % len(dice)])
+
+    def set_tray(self, box: tuple[int, int, int, int] | None) -> None:
+        if self.camera is not None:
+            self.camera.set_tray(box)
+
+    def capture(self) -> None:
+        try:
+            self.camera.capture()
+        except Exception as e:
+            self._say(f"No capture: {e}", True)
+
+    def save_die(self) -> None:
+        try:
+            self.camera.save()
+        except Exception as e:
+            self._say(f"Not saved: {e}", True)
+            return
+        self._say(f"Saved: {self.camera.saved}")
+
+    def _tick_camera(self) -> None:
+        frame = self.preview.last
+        if frame is not None:
+            self.preview_widget.show(frame, self.camera.profile.tray)
+        cam = self.camera
+        nxt = cam.next_capture()
+        self.die_button.text = f"Die: {cam.die}"
+        self.capture_button.text = "Capture the empty tray" if nxt == "empty" else (f"Capture face {nxt}" if nxt else "All faces taken")
+        self.capture_button.disabled = not nxt
+        self.camera_progress.text = "\n".join(cam.lines[-3:]) or "Drag across the picture to mark the tray."
+        if frame is None and not self.bad:
+            status = App.get_running_app().hub.statuses.get("camera")
+            self._say(f"No picture from the camera{': ' + status.reason if status and not status.online else ' yet'}.", True)
+        elif frame is not None and self.bad and self.ids.status.text.startswith("No picture"):
+            self._say("")
+
+    # -- buttons ---------------------------------------------------------------------------------
+    def _build_buttons(self, body: BoxLayout) -> None:
+        sensor = self.sensor("buttons")
+        mapping = getattr(sensor, "map", None)
+        self.role_labels: dict[str, FitLabel] = {}
+        grid = BoxLayout(orientation="vertical", spacing=dp(2))
+        if mapping is None:
+            grid.add_widget(self._label("No GPIO buttons: make a profile with bellwether calibrate buttons."))
+        else:
+            for role, pin in mapping.pins.items():
+                label = self._label(f"{role}: pin {pin}", max_font=sp(15))
+                self.role_labels[role] = label
+                grid.add_widget(label)
+        body.add_widget(grid)
+        self.test_button = self._button("Test the buttons", self.start_buttons, disabled=mapping is None)
+        body.add_widget(self._row(self.test_button))
+
+    def start_buttons(self) -> None:
+        if self.button_test is not None and self.button_test.running:
+            return
+        self.button_test = ButtonTest(self.sensor("buttons"))
+        self.button_test.start()
+
+    def _tick_buttons(self) -> None:
+        t = self.button_test
+        if t is None:
+            self._say("Touch Test the buttons, then press each button when asked.")
+            return
+        for role, label in self.role_labels.items():
+            pin = label.text.split(": pin ")[1].split(" ")[0]
+            label.text = f"{role}: pin {pin}" + (" ✓ ok" if role in t.ok else "")
+        self.test_button.disabled = t.state == RUNNING
+        if t.state == "failed":
+            self._say(f"Button test: {t.error}", True)
+        elif t.state == "done":
+            self._say("Every button answered on its pin.")
+        else:
+            self._say(t.lines[-1] if t.lines else "")
+
+    def tick(self, _dt: float) -> None:
+        getattr(self, f"_tick_{self.tab}")()
+
+
+load_kv(__file__)

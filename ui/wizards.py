@@ -1,0 +1,270 @@
+"""The calibration wizards, driven from the touchscreen (plain Python, no Kivy).
+
+Each wizard runs the logic of ``calibration/`` in a worker thread and keeps
+its progress in plain attributes (``state``, ``lines``, ``bars``, ``error``)
+that the Calibrate screen shows ten times a second.  They work on the sensors
+the app already has open: the whistle wizard listens through the running
+microphone sensor (``hardware.whistle.spectrum.BlockTap``), the button test
+borrows the pins from the running buttons sensor and gives them back, and the
+camera wizard sees the frames the dice sensor reads.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+IDLE, RUNNING, DONE, FAILED = "idle", "running", "done", "failed"
+
+
+class _Wizard:
+    def __init__(self) -> None:
+        self.state = IDLE
+        self.lines: list[str] = []
+        self.bars: dict[str, tuple[int, int, str]] = {}
+        self.error = ""
+        self.saved: Path | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    # the calibration modules' progress interface (calibration.whistle._Progress)
+    def step(self, text: str) -> None:
+        self.lines.append(text.strip())
+        del self.lines[:-12]
+
+    def bar(self, name: str, done: int, total: int, note: str = "") -> None:
+        self.bars[name] = (done, total, note)
+
+    def _run(self, work: Any) -> None:
+        self.state, self.error, self.lines, self.bars = RUNNING, "", [], {}
+        self._stop.clear()
+
+        def body() -> None:
+            try:
+                work()
+            except Exception as e:  # a wizard's failure is shown, never fatal
+                log.info("wizard failed: %s", e)
+                self.error = str(e)
+                self.state = FAILED
+                return
+            self.state = DONE
+
+        self._thread = threading.Thread(target=body, name=type(self).__name__, daemon=True)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    @property
+    def running(self) -> bool:
+        return self.state == RUNNING
+
+
+SETTLE_S = 1.5  # seconds of a previous blow's tail skipped before listening to the next player
+
+
+def _level_db(block: Any) -> float:
+    import numpy as np
+
+    return float(10 * np.log10(np.mean(np.asarray(block, np.float64) ** 2) + 1e-12))
+
+
+class WhistleWizard(_Wizard):
+    """``calibration.whistle.calibrate`` on the running microphone; saves and uses the profile."""
+
+    def __init__(self, sensor: Any, players: Sequence[str], blows: int = 3, quiet_s: float = 2.0,
+                 per_player_s: float = 30.0, path: Path | None = None) -> None:
+        super().__init__()
+        self.sensor = sensor
+        self.players = [p for p in players if p]
+        self.blows = blows
+        self.quiet_s = quiet_s
+        self.per_player_s = per_player_s
+        self.path = path
+        self.notes: list[str] = []
+
+    @property
+    def current(self) -> str:
+        """What the table should do now (the wizard's last instruction)."""
+        return self.lines[-1] if self.lines else ""
+
+    def start(self) -> None:
+        from calibration.whistle import calibrate, profile_path
+        from hardware.whistle.spectrum import BlockTap, attach, detach
+
+        def work() -> None:
+            if self.sensor is None or not hasattr(self.sensor, "taps"):
+                raise RuntimeError("no microphone: the whistle sensor is offline")
+            tap = attach(self.sensor, BlockTap())
+            quiet: list[float] = []
+
+            def room() -> Iterator[Any]:
+                for block in tap.blocks(self.quiet_s, self._stop):
+                    quiet.append(_level_db(block))
+                    yield block
+
+            def player(name: str) -> Iterator[Any]:
+                # The last player's blow may still be sounding when the next is
+                # asked: its tail is not this player's (at most SETTLE_S of it).
+                floor = (sum(quiet) / len(quiet) if quiet else -90.0) + 10.0
+                settling = SETTLE_S
+                for block in tap.blocks(self.per_player_s, self._stop):
+                    if settling > 0 and _level_db(block) > floor:
+                        settling -= len(block) / tap.rate
+                        continue
+                    settling = 0.0
+                    yield block
+
+            try:
+                profile, self.notes = calibrate(
+                    self.players, self.blows, room, player,
+                    lambda name: None,  # the check: the calibration blows themselves
+                    self,
+                )
+            finally:
+                detach(self.sensor, tap)
+            for note in self.notes:
+                self.step(f"note: {note}")
+            self.saved = profile.save(self.path or profile_path())
+            self.sensor.use_detector(profile.detector())
+            self.step(f"Saved {self.saved}; the microphone now knows {', '.join(self.players)}.")
+
+        self._run(work)
+
+
+class ButtonTest(_Wizard):
+    """``calibration.buttons.check_buttons``: press each button in turn (the pins are borrowed)."""
+
+    def __init__(self, sensor: Any, timeout: float = 20.0) -> None:
+        super().__init__()
+        self.sensor = sensor
+        self.timeout = timeout
+        self.ok: list[str] = []
+
+    def start(self) -> None:
+        from calibration.buttons import check_buttons
+
+        def progress(text: str) -> None:
+            self.step(text)
+            if text.endswith(": ok"):
+                self.ok.append(text.split("] ", 1)[1].split(" on pin")[0])
+
+        def work() -> None:
+            if self.sensor is None or getattr(self.sensor, "map", None) is None:
+                raise RuntimeError("no buttons: make a profile first (bellwether calibrate buttons)")
+            factory = self.sensor.factory
+            was_online = self.sensor.online
+            self.sensor.stop()  # the test claims the pins; the sensor gets them back after
+            try:
+                check_buttons(self.sensor.map, factory, self.timeout, progress)
+            finally:
+                if was_online:
+                    self.sensor.start()
+            self.step("Every button answered on its pin.")
+
+        self._run(work)
+
+
+class FramePreview:
+    """The frames the dice sensor reads, for the preview (the sensor keeps working)."""
+
+    def __init__(self) -> None:
+        self.last: Any = None
+        self.reads = 0
+
+    def attach(self, sensor: Any) -> bool:
+        """Watch what ``sensor`` (a DiceSensor) reads, from its current source and every reopened one."""
+        if sensor is None or not hasattr(sensor, "open_source"):
+            return False
+        if getattr(sensor, "_preview", None) is self:
+            return True
+        opener = sensor.open_source
+        sensor.open_source = lambda: _Tapped(opener(), self)
+        current = getattr(sensor, "_source", None)
+        if current is not None and not isinstance(current, _Tapped):
+            sensor._source = _Tapped(current, self)
+        sensor._preview = self
+        return True
+
+    def see(self, frame: Any) -> None:
+        self.last = frame
+        self.reads += 1
+
+
+class _Tapped:
+    def __init__(self, source: Any, preview: FramePreview) -> None:
+        self.source = source
+        self.preview = preview
+        self.description = source.description
+
+    def read(self) -> Any:
+        frame = self.source.read()
+        self.preview.see(frame)
+        return frame
+
+    def close(self) -> None:
+        self.source.close()
+
+
+class CameraWizard(_Wizard):
+    """Tray and colour sampling (``calibration.camera``) from the live preview."""
+
+    def __init__(self, preview: FramePreview, path: Path | None = None) -> None:
+        super().__init__()
+        from calibration.camera import CameraProfile, load_profile, profile_path
+
+        self.preview = preview
+        self.path = path or profile_path()
+        self.profile = load_profile(self.path) if self.path.exists() else CameraProfile()
+        self.die = "panic"
+        self.empty: Any = None
+        self.frames: dict[str, Any] = {}
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        from calibration.camera import DEFAULT_FACES
+
+        return DEFAULT_FACES[self.die]
+
+    def choose_die(self, die: str) -> None:
+        self.die, self.empty, self.frames = die, None, {}
+        self.lines = [f"{die} die: clear the tray, then touch Capture."]
+
+    def set_tray(self, box: tuple[int, int, int, int] | None) -> None:
+        self.profile.tray = box
+        self.step("Tray: whole frame." if box is None else "Tray: {} {} {}x{} px.".format(*box))
+
+    def next_capture(self) -> str:
+        """What the next Capture takes: 'empty' or a face name ('' when all are taken)."""
+        if self.empty is None:
+            return "empty"
+        return next((f for f in self.faces if f not in self.frames), "")
+
+    def capture(self) -> str:
+        frame = self.preview.last
+        if frame is None:
+            raise RuntimeError("no frame from the camera yet")
+        what = self.next_capture()
+        if what == "empty":
+            self.empty = frame.copy()
+        elif what:
+            self.frames[what] = frame.copy()
+        nxt = self.next_capture()
+        self.step(f"Put the {self.die} die in the tray with {nxt!r} on top, then touch Capture." if nxt else
+                  "All faces taken: touch Save.")
+        return what
+
+    def save(self) -> Path:
+        from calibration.camera import sample_die
+
+        kind = "symbol" if self.die == "regroup" else "colour"
+        die_px = 60.0 * (self.preview.last.shape[1] if self.preview.last is not None else 640) / 640
+        self.profile.dice[self.die] = sample_die(self.die, kind, self.frames, die_px, self.empty, self.profile.tray, self.step)
+        self.saved = self.profile.save(self.path)
+        self.step(f"Saved {self.saved}; the camera reads the {self.die} die from the next start.")
+        return self.saved
