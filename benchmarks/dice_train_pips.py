@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.paths import shared_data  # noqa: E402
+from hardware.dice.evaluation import Result, evaluate, load_manifest  # noqa: E402
 from hardware.dice.pips import (  # noqa: E402
     PipParams,
     TopModel,
@@ -142,14 +143,22 @@ def main() -> int:
     with (args.data / "manifest.csv").open() as f:
         rows = list(csv.DictReader(f))
     if args.folds > 1:
-        accs = []
+        items = load_manifest(args.data / "manifest.csv")
+        pooled = Result()
         for k in range(args.folds):
             train_rows = [r for i, r in enumerate(rows) if i % args.folds != k]
-            test = [r for i, r in enumerate(rows) if i % args.folds == k]
+            test = [it for i, it in enumerate(items) if i % args.folds == k]
             top, face, _ = train(args.data, train_rows)
-            accs.append(image_accuracy(args.data, test, top, face))
-            print(f"fold {k}: held-out image accuracy {accs[-1]:.3f} on {len(test)} images")
-        print(f"held-out image accuracy (mean of {args.folds} folds): {np.mean(accs):.3f}")
+            r = evaluate(test, lambda frame, top=top, face=face: read_pips(frame, model=top, face_model=face))
+            print(f"fold {k}: held-out image accuracy {r.image_right / r.images:.3f} on {r.images} images")
+            pooled.images += r.images
+            pooled.image_right += r.image_right
+            pooled.dice_true += r.dice_true
+            pooled.dice_matched += r.dice_matched
+            pooled.count_right += r.count_right
+        f = pooled.to_json()
+        print(f"held-out over {args.folds} folds (each fold read by models trained on the others): image accuracy "
+              f"{f['image_accuracy']:.3f}, die accuracy {f['die_accuracy']:.3f}, count accuracy {f['count_accuracy']:.3f}")
     top, face, n_pips = train(args.data, rows)
     print(f"trained on {n_pips} pip candidates from {len(rows)} images")
     print(f"image accuracy on the training photos: {image_accuracy(args.data, rows, top, face):.3f}")

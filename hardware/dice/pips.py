@@ -531,6 +531,36 @@ def symmetric_patterns(
     return out
 
 
+def _clusters(pips: list[Pip], keep: list[int], reach: float = 5.2) -> list[list[int]]:
+    """Pips that chain together at most ``reach`` pip diameters apart: the
+    pips of one die, or of dice lying close together.  Faces are sought
+    within each, whatever the bright-object segmentation says (it splits a
+    die in two now and then)."""
+    parent = {n: n for n in keep}
+
+    def root(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+
+    for a, i in enumerate(keep):
+        for j in keep[a + 1 :]:
+            lim = reach * max(pips[i].diameter, pips[j].diameter)
+            if (pips[i].x - pips[j].x) ** 2 + (pips[i].y - pips[j].y) ** 2 <= lim * lim:
+                parent[root(i)] = root(j)
+    groups: dict[int, list[int]] = {}
+    for n in keep:
+        groups.setdefault(root(n), []).append(n)
+    return list(groups.values())
+
+
+def _linkage_groups(pips: list[Pip], span: float) -> list[list[int]]:
+    """``group_pips`` as index lists."""
+    index = {id(q): i for i, q in enumerate(pips)}
+    return [[index[id(q)] for q in g] for g in group_pips(pips, span)]
+
+
 def face_candidates(
     gray: np.ndarray, params: PipParams = PipParams(), scale: float | None = None, model: TopModel | None = None
 ) -> list[FaceCandidate]:
@@ -549,24 +579,22 @@ def face_candidates(
     pr_list = [float(v) for v in prob]
     round_areas = [q.area for q in pips if q.elongation < 1.4] or [q.area for q in pips]
     frame_area = float(np.median(round_areas))
-    by_region: dict[int, list[int]] = {}
-    for n, (r, pr) in enumerate(zip(regions, prob, strict=True)):
-        if pr >= params.min_pattern_top:
-            by_region.setdefault(r, []).append(n)
     hh, ww = labels.shape
+    border = {0: 1.0}
+    for lab in set(regions) - {0}:
+        x, y, bw, bh, _ = (int(v) for v in stats[lab])
+        border[lab] = float(x == 0 or y == 0 or x + bw >= ww or y + bh >= hh)
     out = []
-    for lab, members in by_region.items():
+    for members in _clusters(pips, [n for n in range(len(pips)) if prob[n] >= params.min_pattern_top]):
         members = sorted(members, key=lambda n: -prob[n])[: params.max_region_pips]
-        if lab:
-            x, y, bw, bh, _ = (int(v) for v in stats[lab])
-            at_border = float(x == 0 or y == 0 or x + bw >= ww or y + bh >= hh)
-        else:
-            at_border = 1.0
         pts = np.array([(pips[n].x, pips[n].y) for n in members])
         confident = [n for n in members if prob[n] >= params.min_top]
-        linked = {frozenset(n for n in confident if pips[n] in g) for g in group_pips([pips[n] for n in confident], params.face_span)}
+        linked = {
+            frozenset(confident[i] for i in g)
+            for g in _linkage_groups([pips[n] for n in confident], params.face_span)
+        }
         dreg = float(np.median([pips[n].diameter for n in members]))
-        patterns = symmetric_patterns(pts, dreg) if lab else [((i,), (0.0, 0.0, 1.0, 1.0)) for i in range(len(members))]
+        patterns = symmetric_patterns(pts, dreg)
         for subset, (sym, span, ratio, sine) in patterns:
             # Plain Python on these few numbers: numpy's per-call overhead dominates here.
             idx = [members[i] for i in subset]
@@ -592,7 +620,7 @@ def face_candidates(
                     top,
                     min(ps),
                     min(face[0].region_misfit, 4.0),
-                    at_border,
+                    border[regions[idx[0]]],
                     _bright_window(gray, face, cx, cy, d),
                     min(cdepth, 5.0),
                     math.log(mean_area / frame_area),

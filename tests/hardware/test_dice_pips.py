@@ -82,3 +82,17 @@ def test_other_resolutions_read_the_same(shared_data: Path, size: tuple[int, int
     image = cv2.imread(str(shared_data / "dice" / "webcam-train" / "four_20.jpg"))
     scaled = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     assert sorted(r.face for r in read_pips(scaled)) == [4, 4]
+
+
+def test_symmetric_patterns_find_die_faces_and_refuse_a_line() -> None:
+    from hardware.dice.pips import symmetric_patterns
+
+    d = 8.0
+    s = 1.4 * d  # a pip grid step of 1.4 diameters, as on the photos' dice
+    five = np.array([(0, 0), (2 * s, 0), (0, 2 * s), (2 * s, 2 * s), (s, s)], float)
+    sizes = {len(c) for c, _ in symmetric_patterns(five, d)}
+    assert 5 in sizes and 4 in sizes  # the whole five, and its corners (a four the face model must refuse)
+    six = np.array([(x * s, y * s) for x in (0, 2) for y in (0, 1, 2)], float)
+    assert any(len(c) == 6 for c, _ in symmetric_patterns(six, d))
+    line = np.array([(x * s, 0) for x in range(4)], float)
+    assert not any(len(c) == 4 for c, _ in symmetric_patterns(line, d))
