@@ -10,14 +10,21 @@ larger than the kernel (cables, keyboards, shadows).
 Side faces seen at an angle carry pips too, and clutter (a port in a laptop, a
 letter on a label) can look like a pip.  So:
 
-1. ``find_pips``: candidate pips (black-hat, solid, round enough, bright all round);
+1. ``find_pips``: candidate pips (black-hat, solid, round enough, bright all
+   round); blobs too large or long for one pip (blurred pips run together)
+   are thresholded again at higher contrast, where their cores come apart;
 2. ``die_regions``: the bright objects they lie on (white top-hat);
 3. ``top_probability``: a small logistic model says which pips are on a top
-   face (largest, roundest, best lit of their die);
-4. ``group_pips``: complete-linkage grouping into faces; ``pattern_fits``
-   drops a pip that breaks a face's layout;
-5. ``face_probability``: a second logistic model keeps real top faces;
-6. ``_one_face_per_die``: two faces closer than two dice can lie are one die.
+   face (largest, roundest, best lit of their die, on its far side from the
+   camera's foot point);
+4. ``symmetric_patterns``: every set of nearby pips that could be a die face
+   (its pips pair off across the face's centre, plus a centre pip for odd
+   faces), among all pips that chain together, not only the trusted ones;
+5. ``face_probability``: a second logistic model scores each pattern (its
+   pips' probabilities, likely pips it leaves out, its geometry, whether
+   complete-linkage grouping of the trusted pips agrees);
+6. ``_one_face_per_die``: the likeliest patterns win; two faces closer than
+   two dice can lie are one die.
 
 The models' weights are in ``pip_model.py``, written by
 ``benchmarks/dice_train_pips.py`` from the development photos (docs/dice.md).
