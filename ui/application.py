@@ -269,6 +269,11 @@ class BellwetherApp(App):
             self.root.current = "table"
         self.changed()
 
+    def want_dice(self, request: Any) -> None:
+        """Ask the dice sensors for a roll outside a game (Setup's roll for first player), or stop."""
+        self._requested = request
+        self.hub.request(request)
+
     def whistle(self, source: Source = Source.TOUCH) -> bool:
         """A whistle entered by hand (space bar or the Whistle button): blown by the player whose turn it is."""
         if self.session is None:
@@ -308,7 +313,8 @@ class BellwetherApp(App):
     def _refresh(self, _dt: float) -> None:
         self.version += 1
         dice = self.session.prompt().dice if self.session is not None and self.session.outcome() is None else None
-        if dice != self._requested:
+        rolling_for_first = self.root is not None and self.root.current == "setup" and self.root.get_screen("setup").rolling
+        if dice != self._requested and not rolling_for_first:
             self._requested = dice
             self.hub.request(dice)
         screen = self.root.current_screen if self.root else None
@@ -326,7 +332,10 @@ class BellwetherApp(App):
 
     def _drain(self, _dt: float) -> None:
         events, status_changed = self.hub.drain()
+        setup = self.root.get_screen("setup") if self.root is not None and self.root.current == "setup" else None
         for event in events:
+            if setup is not None and setup.take_roll(event):
+                continue  # a die rolled for first player on Setup
             self.submit(event)
         if status_changed:
             self.sensor_summary = summarise(self.hub)

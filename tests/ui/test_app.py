@@ -242,3 +242,17 @@ def test_calibration_on_screen_with_the_fake_devices(scenarios, size):
     assert b["state"] == "done", b["error"]
     assert b["ok"] == ["confirm", "undo", "whistle", "face1", "face2", "face3", "face4", "face5", "face6"]
     assert all(t.endswith("✓ ok") for t in b["labels"]) and b["online"]
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_roll_for_first_player_on_setup(scenarios, size):
+    r = scenarios.run("roll_for_first", size=size)
+    assert "haircut" in r["rule"] and "roll for it" in r["rule"]
+    assert "Ann: roll a die for first player." in r["first_prompt"]
+    assert r["problems"] == [] and r["start_disabled"]
+    assert r["tie"] == "Bob and Cy tie on 6: they roll again." and r["tie_prompt"].startswith("Bob: roll")
+    assert r["after"] == "Cy rolled 5 and goes first. Turn order: Cy, Di, Ann, Bob."
+    assert r["names"] == ["Cy", "Di", "Ann", "Bob"]
+    assert r["colours_after"] == r["colours"]  # each player keeps their colour
+    assert r["players"] == ["Cy", "Di", "Ann", "Bob"] and r["prompt_player"] == "Cy"
+    assert "two dice" in r["fleeced_rule"] and not r["fleeced_roll_offered"]  # its engine rolls for first

@@ -207,3 +207,22 @@ def test_the_package_rigs_run_the_real_sensors_over_fake_devices():
     finally:
         for rig in (dice, whistle, buttons):
             rig.sensor.stop()
+
+
+def test_roll_off_highest_first_ties_roll_again_seats_stay_clockwise():
+    from ui.turn_order import RollOff, offers_roll, rule
+
+    r = RollOff(["Ann", "Bob", "Cy", "Di"])
+    assert r.prompt() == "Ann: roll a die for first player."
+    for face in (4, 6, 6, 2):
+        r.enter(face)
+    assert r.message == "Bob and Cy tie on 6: they roll again." and r.contenders == [1, 2]
+    assert r.prompt() == "Bob: roll a die for first player."
+    r.enter(3)
+    r.enter(5)
+    assert r.winner == 2 and r.message == "Cy rolled 5 and goes first." and r.next is None
+    assert r.order() == [2, 3, 0, 1]
+    with pytest.raises(ValueError):
+        RollOff(["Ann", "Bob"]).enter(7)
+    assert not offers_roll("fleeced") and "two dice" in rule("fleeced")  # its engine rolls for first itself
+    assert offers_roll("shear-panic") and "haircut" in rule("shear-panic")

@@ -13,10 +13,13 @@ from kivy.uix.textinput import TextInput
 
 from companion import registry
 from companion.errors import BellwetherError, SetupError
+from companion.events import ROLL, Event
+from companion.game import DiceRequest
 
 from .. import theme
 from ..board_check import board_note, has_board
 from ..boards import setup_spec
+from ..turn_order import RollOff, offers_roll, rule
 from ..widgets import FitButton, FitLabel, PlayerMark, load_kv
 
 
@@ -55,6 +58,9 @@ class SetupScreen(Screen):
     board_bad = BooleanProperty(False)  # the table's checked copy does not load or validate
     use_shipped = BooleanProperty(False)  # ... and the table chose the shipped data instead
     board_options: dict[str, Any] = {}  # noqa: RUF012 (replaced, never mutated)
+    roll_offered = BooleanProperty(False)  # the table may roll for first player here
+    rolling = BooleanProperty(False)  # a roll-off is under way
+    rolloff: RollOff | None = None
 
     def prepare(self, game_name: str) -> None:
         """Fill the form for a game, with last time's names where there are some."""
@@ -71,8 +77,71 @@ class SetupScreen(Screen):
         self.ids.title.text = f"New game: {self.game.title} ({self.game.min_players}–{self.game.max_players} players)"
         self.ids.error.text = ""
         self.use_shipped = False
+        self.stop_roll()
+        self.roll_offered = offers_roll(game_name)
+        self.ids.order_rule.text = rule(game_name)
         self._build()
         self.refresh_board()
+
+    # -- rolling for first player -------------------------------------------------
+    def start_roll(self) -> None:
+        """Each player rolls a die (touch or camera); highest first, ties again."""
+        self.rolloff = RollOff([self.names[i].strip() or f"Player {i + 1}" for i in range(self.count)])
+        self.rolling = True
+        App.get_running_app().want_dice(DiceRequest("d6", 1, (1, 2, 3, 4, 5, 6)))
+        self._build_roll()
+
+    def stop_roll(self) -> None:
+        if self.rolling:
+            App.get_running_app().want_dice(None)
+        self.rolling = False
+        self.rolloff = None
+        if hasattr(self, "rows"):
+            self._build()
+
+    def take_roll(self, event: Event) -> bool:
+        """A die read by a sensor while the table rolls for first player."""
+        if not self.rolling or event.type != ROLL:
+            return False
+        faces = list(event.get("faces", ()))
+        if faces and isinstance(faces[0], int):
+            self.enter_roll(faces[0], event.source.value if event.source else "sensor")
+        return True
+
+    def enter_roll(self, face: int, source: str = "touch") -> None:
+        r = self.rolloff
+        if r is None:
+            return
+        r.enter(face)
+        if r.winner is None:
+            self._build_roll(f"{r.message} (by {source})")
+            return
+        order = r.order()
+        self.names[: self.count] = [self.names[i] for i in order]
+        self.picks[: self.count] = [self.picks[i] for i in order]
+        message = r.message
+        self.stop_roll()
+        self.ids.order_rule.text = f"{message} Turn order: {', '.join(n.strip() for n in self.names[: self.count])}."
+
+    def _build_roll(self, message: str = "") -> None:
+        from kivy.uix.gridlayout import GridLayout
+
+        rows = self.ids.rows
+        rows.clear_widgets()
+        r = self.rolloff
+        assert r is not None
+        rows.add_widget(FitLabel(text=r.prompt(), max_font=sp(22), bold=True))
+        rows.add_widget(FitLabel(text=message or "Touch the face the die shows, or roll it in the camera's tray.",
+                                 max_font=sp(16), color=theme.MUTED))
+        faces = GridLayout(cols=6, spacing=dp(4))
+        for face in range(1, 7):
+            b = FitButton(text=str(face))
+            b.face = face
+            b.bind(on_release=lambda btn: self.enter_roll(btn.face))
+            faces.add_widget(b)
+        rows.add_widget(faces)
+        if r.history:
+            rows.add_widget(FitLabel(text="Rolled: " + ", ".join(r.history), max_font=sp(15), color=theme.MUTED))
 
     # -- the board check ---------------------------------------------------------
     def refresh_board(self) -> None:
@@ -112,6 +181,8 @@ class SetupScreen(Screen):
 
     # -- form --------------------------------------------------------------
     def _build(self) -> None:
+        if self.rolling:
+            return
         self.ids.count_label.text = f"Players: {self.count}"
         rows = self.ids.rows
         rows.clear_widgets()
@@ -142,6 +213,8 @@ class SetupScreen(Screen):
             row.pick.text = value
 
     def change_count(self, delta: int) -> None:
+        if self.rolling:
+            return
         n = self.count + delta
         if self.game.min_players <= n <= self.game.max_players:
             self.count = n
