@@ -119,13 +119,21 @@ def find_pips(gray: np.ndarray, p: PipParams = PipParams(), scale: float | None 
     pips, merged = _blobs(gray, mask, hat, closed, p, scale, (0, 0))
     for step in range(1, max(1, p.contrast_steps)):
         again = []
-        for x, y, w, h in merged:
-            sub = ((rel[y : y + h, x : x + w] >= p.min_contrast * (1.0 + 0.5 * step)) & bright[y : y + h, x : x + w])
+        for x, y, w, h, area, own in merged:
+            # Only the blob's own pixels: another pip inside its box was found already.
+            sub = (rel[y : y + h, x : x + w] >= p.min_contrast * (1.0 + 0.5 * step)) & own
             found, rest = _blobs(gray, sub.astype(np.uint8), hat, closed, p, scale, (x, y))
+            if len(found) >= 2:
+                # A core is smaller than its pip: the pips that ran together share the blob's area.
+                share = area / (len(found) + len(rest))
+                found = [replace(q, area=max(q.area, share)) for q in found]
             pips += found
-            again += rest
+            again += [(*b[:4], area, b[5]) for b in rest]
         merged = again
     return pips
+
+
+Merged = tuple[int, int, int, int, int, np.ndarray]  # x, y, w, h, area, the blob's own pixels in its box
 
 
 def _blobs(
@@ -136,22 +144,22 @@ def _blobs(
     p: PipParams,
     scale: float,
     origin: tuple[int, int],
-) -> tuple[list[Pip], list[Box]]:
+) -> tuple[list[Pip], list[Merged]]:
     """The pip-like blobs of one thresholded black-hat window at ``origin``
-    (small, solid, round, bright all round), and the boxes of blobs too large
-    or too long for one pip (pips run together)."""
+    (small, solid, round, bright all round), and the boxes and areas of blobs
+    too large or too long for one pip (pips run together)."""
     n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     amin, amax = p.min_area * scale * scale, p.max_area * scale * scale
     ox, oy = origin
     pips: list[Pip] = []
-    merged: list[Box] = []
+    merged: list[Merged] = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
         if area < amin:
             continue
         if area > amax or area < p.min_fill * w * h:
             if area <= 8 * amax:
-                merged.append((x + ox, y + oy, w, h))
+                merged.append((x + ox, y + oy, w, h, area, labels[y : y + h, x : x + w] == i))
             continue
         roi = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
         m = cv2.moments(roi, binaryImage=True)
@@ -162,7 +170,7 @@ def _blobs(
         elong = math.sqrt(l1 / l2)
         x, y = x + ox, y + oy
         if elong > p.max_elongation:
-            merged.append((x, y, w, h))
+            merged.append((x, y, w, h, area, roi > 0))
             continue
         cx, cy = cents[i][0] + ox, cents[i][1] + oy
         uniformity, surround = _ring(gray, cx, cy, math.sqrt(area / math.pi))
