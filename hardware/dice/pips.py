@@ -625,7 +625,8 @@ def face_candidates(
             cx = sum(q.x for q in face) / k
             cy = sum(q.y for q in face) / k
             d = statistics.median(q.diameter for q in face)
-            reach2 = (max(0.5 * span + 1.5, 4.5 if k == 1 else 0.0) * d) ** 2
+            # Within a face's reach of its centre (span is in the cluster's pip diameters, dreg).
+            reach2 = (max(0.5 * span * dreg + 1.5 * d, (4.5 if k == 1 else 3.0) * d)) ** 2
             left = [pr_list[n] for n in members if n not in idx and (pips[n].x - cx) ** 2 + (pips[n].y - cy) ** 2 <= reach2]
             cdepth = 2.0 * float(depth[min(int(cy / 2), hh - 1), min(int(cx / 2), ww - 1)]) / d
             feats = np.array(
