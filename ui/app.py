@@ -34,6 +34,9 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    # Images through SDL2 only: Kivy's PIL and ffpyplayer image providers
+    # would import Pillow, numpy and FFmpeg (~14 MB) for PNGs SDL2 reads itself.
+    os.environ.setdefault("KIVY_IMAGE", "sdl2")
     if "kivy.core.window" in sys.modules:
         return  # a window already exists (tests that build the app twice are not supported)
     from kivy.config import Config

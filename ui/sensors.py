@@ -10,7 +10,9 @@ drains it on the Kivy clock.
 
 from __future__ import annotations
 
+import glob
 import logging
+import os
 import queue
 import threading
 import time
@@ -31,8 +33,48 @@ class SensorSpec:
     purpose: str  # what it is for, shown in Settings
 
 
+class Absent(Exception):
+    """No such device here: the sensor is offline and its (heavy) modules are never imported."""
+
+
+def camera_absent() -> str | None:
+    """Why there can be no camera (None: there may be one).
+
+    Checked before importing OpenCV and numpy (~45 MB resident): with no
+    explicit backend (environment or camera profile), picamera2 and OpenCV
+    both need a video device node.
+    """
+    from calibration.camera import profile_path
+
+    if os.environ.get("BELLWETHER_CAMERA_BACKEND") or profile_path().exists() or glob.glob("/dev/video*"):
+        return None
+    return "no camera found (no /dev/video* device and no camera profile)"
+
+
+def microphone_absent() -> str | None:
+    """Why there can be no microphone (None: there may be one); checked before importing numpy and PyAudio."""
+    from companion.config import load_toml
+    from companion.paths import config_dir
+
+    if os.environ.get("BELLWETHER_AUDIO_BACKEND"):
+        return None
+    settings = config_dir() / "settings.toml"
+    if settings.exists():
+        try:
+            if (load_toml(settings).get("microphone") or {}).get("backend"):
+                return None  # an explicit backend (wav, memory, pyaudio) is opened and may fail with its reason
+        except Exception:
+            return None  # a bad settings file is reported by the real opener, with file and key
+    if glob.glob("/dev/snd/pcmC*D*c"):
+        return None
+    return "no microphone found (no ALSA capture device)"
+
+
 def open_camera(out: queue.Queue[Any]) -> Sensor:
     """The dice camera with the calibrated reader (or the defaults: whole frame, pip dice)."""
+    reason = camera_absent()
+    if reason:
+        raise Absent(reason)
     from calibration.camera import CameraProfile, load_profile, profile_path
     from hardware.camera import open_camera as open_source
     from hardware.dice.reader import DiceReader
@@ -45,6 +87,9 @@ def open_camera(out: queue.Queue[Any]) -> Sensor:
 
 def open_microphone(out: queue.Queue[Any]) -> Sensor:
     """The configured microphone with the calibrated (or default) whistle detector."""
+    reason = microphone_absent()
+    if reason:
+        raise Absent(reason)
     from hardware.whistle.sensor import WhistleSensor
 
     return WhistleSensor.from_config(out)
@@ -103,6 +148,9 @@ class SensorHub:
         for spec in specs:
             try:
                 sensor = spec.opener(self.queue)
+            except Absent as e:
+                self._offline(spec.name, str(e))
+                continue
             except ImportError as e:
                 self._offline(spec.name, f"module {e.name or e} is not installed or not built yet")
                 continue

@@ -226,3 +226,37 @@ def test_roll_off_highest_first_ties_roll_again_seats_stay_clockwise():
         RollOff(["Ann", "Bob"]).enter(7)
     assert not offers_roll("fleeced") and "two dice" in rule("fleeced")  # its engine rolls for first itself
     assert offers_roll("shear-panic") and "haircut" in rule("shear-panic")
+
+
+def test_absent_devices_are_offline_without_importing_their_modules(tmp_path, monkeypatch):
+    import glob
+    import subprocess
+    import sys
+
+    from ui import sensors
+
+    monkeypatch.setenv("BELLWETHER_CONFIG_DIR", str(tmp_path))
+    for var in ("BELLWETHER_CAMERA_BACKEND", "BELLWETHER_AUDIO_BACKEND"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(glob, "glob", lambda pattern: [])
+    assert "no camera found" in sensors.camera_absent()
+    assert "no microphone found" in sensors.microphone_absent()
+    monkeypatch.setenv("BELLWETHER_CAMERA_BACKEND", "fake")
+    assert sensors.camera_absent() is None  # an explicit choice is always opened (and may fail with its reason)
+    (tmp_path / "settings.toml").write_text('[microphone]\nbackend = "memory"\n')
+    assert sensors.microphone_absent() is None
+    monkeypatch.undo()
+    # The app's own start-up path: with no devices, neither OpenCV nor numpy is loaded.
+    code = (
+        "import sys, os; from ui.sensors import SensorHub; h = SensorHub(); h.open_all(background=False);"
+        "from ui.sensors import camera_absent, microphone_absent;"
+        "print(bool(camera_absent()), bool(microphone_absent()), 'cv2' in sys.modules, 'numpy' in sys.modules)"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("BELLWETHER_")}
+    env["BELLWETHER_CONFIG_DIR"] = str(tmp_path / "empty")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout.split()
+    cam_absent, mic_absent, cv2_loaded, numpy_loaded = (w == "True" for w in out)
+    if cam_absent:
+        assert not cv2_loaded
+    if cam_absent and mic_absent:
+        assert not numpy_loaded
