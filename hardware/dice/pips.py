@@ -432,7 +432,6 @@ FACE_FEATURES = (
     "diagonal_sine",
     "left_out",
     "left_out_max",
-    "linkage_group",
     "surround_spread",
     "elongation_max",
     "away",
@@ -570,12 +569,6 @@ def _clusters(pips: list[Pip], keep: list[int], reach: float = 5.2) -> list[list
     return list(groups.values())
 
 
-def _linkage_groups(pips: list[Pip], span: float) -> list[list[int]]:
-    """``group_pips`` as index lists."""
-    index = {id(q): i for i, q in enumerate(pips)}
-    return [[index[id(q)] for q in g] for g in group_pips(pips, span)]
-
-
 def face_candidates(
     gray: np.ndarray, params: PipParams = PipParams(), scale: float | None = None, model: TopModel | None = None
 ) -> list[FaceCandidate]:
@@ -603,11 +596,6 @@ def face_candidates(
     for members in _clusters(pips, [n for n in range(len(pips)) if prob[n] >= params.min_pattern_top]):
         members = sorted(members, key=lambda n: -prob[n])[: params.max_region_pips]
         pts = np.array([(pips[n].x, pips[n].y) for n in members])
-        confident = [n for n in members if prob[n] >= params.min_top]
-        linked = {
-            frozenset(confident[i] for i in g)
-            for g in _linkage_groups([pips[n] for n in confident], params.face_span)
-        }
         dreg = float(np.median([pips[n].diameter for n in members]))
         patterns = symmetric_patterns(pts, dreg)
         for subset, (sym, span, ratio, sine) in patterns:
@@ -648,7 +636,6 @@ def face_candidates(
                     sine,
                     sum(left),
                     max(left, default=0.0),
-                    float(frozenset(idx) in linked),
                     (max(sur) - min(sur)) / max(max(sur), 1.0),
                     max(q.elongation for q in face),
                     sum(q.away for q in face) / k,
