@@ -141,6 +141,26 @@ class BoardCheck:
         lines.append(f"{len(b.get('pens', []))} pens: " + ", ".join(f"{p['spaces']} spaces" + (" (black sheep)" if p.get("black_sheep") else "") for p in b.get("pens", [])) + ".")
         return lines
 
+    def _describe_sheep_hop(self) -> list[str]:
+        b = self.data["board"]
+        meadow = b.get("meadow", {})
+        rows = meadow.get("rows", [])
+        lines = [
+            f"Sheep colours: {', '.join(b.get('sheep', {}).get('colours', []))}.",
+            "Die faces: " + ", ".join(_words(f["name"]) for f in b.get("die", {}).get("faces", [])) + ".",
+            f"Meadow: {len(rows)} rows of {max((len(r) for r in rows), default=0)}; the pen is to the {meadow.get('pen', '?')}.",
+        ]
+        for w in b.get("wolves", []):
+            lines.append(f"The {w['name']} wolf walks {w.get('direction', '')} round {len(w.get('path', []))} spaces, "
+                         f"from {tuple(w['path'][0]) if w.get('path') else '?'}.")
+        return lines
+
+    def _describe_battle_sheep(self) -> list[str]:
+        hexes = self.data["board"].get("board", {}).get("hexes", [])
+        cells = ", ".join(f"({q}, {r})" for q, r in hexes)
+        return [f"Each pasture board is {len(hexes)} hexagons, at {cells} (q, r).",
+                "The field is built by touch on the Table when the game starts."]
+
     def _describe_generic(self) -> list[str]:
         lines = []
         for option, data in self.data.items():
