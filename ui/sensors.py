@@ -233,7 +233,9 @@ class SensorHub:
             value = getattr(sensor, attr)
             if isinstance(value, (str, int, float, bool)) or value is None:
                 out.append((attr, str(value)))
-            elif isinstance(value, (tuple, list)) and len(value) <= 8:
+            elif isinstance(value, (tuple, list)) and 0 < len(value) <= 8 and all(
+                isinstance(v, (str, int, float, bool)) for v in value
+            ):
                 out.append((attr, ", ".join(str(v) for v in value)))
         for attr in ("level", "level_db", "backend", "last_event", "device", "running"):
             if attr in vars(type(sensor)) and isinstance(getattr(type(sensor), attr), property):
