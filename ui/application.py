@@ -336,10 +336,32 @@ class BellwetherApp(App):
         for event in events:
             if setup is not None and setup.take_roll(event):
                 continue  # a die rolled for first player on Setup
-            self.submit(event)
+            if not self._control(event):
+                self.submit(event)
         if status_changed:
             self.sensor_summary = summarise(self.hub)
             self.changed()
+
+    def _control(self, event: Event) -> bool:
+        """Act on the GPIO buttons' control events (hardware.buttons): they are
+        requests to the app, not game events, so they never reach the engine."""
+        if event.type == "undo":  # hardware.buttons.UNDO
+            if self.session is not None and self.session.can_undo:
+                self.undo()
+            return True
+        if event.type == "confirm":  # hardware.buttons.CONFIRM: the doubtful reading is right
+            roll = self.pending_roll
+            if roll is not None:
+                self.pending_roll = None
+                # The table vouched for it, so it is logged as the buttons' answer.
+                self.submit(Event(ROLL, _thaw(roll.payload), roll.player, time.time(), Source.GPIO))
+            return True
+        if event.type == "dice-entry":  # hardware.buttons.DICE_ENTRY: show what is being entered
+            entered = ", ".join(str(v) for v in event.get("entered", ()))
+            self.message = f"Buttons: entered {entered or 'nothing yet'}; showing {event.get('value')}."
+            self.changed()
+            return True
+        return False
 
     def _on_key_down(self, _window: Any, key: int, _scancode: int, codepoint: str | None, modifiers: list[str]) -> bool:
         ctrl = "ctrl" in modifiers or "meta" in modifiers

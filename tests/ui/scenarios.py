@@ -124,6 +124,30 @@ def tally_turn(ctx: Ctx) -> Iterator[float]:
 
 
 @scenario()
+def gpio_buttons(ctx: Ctx) -> Iterator[float]:
+    """The GPIO buttons (real ButtonsSensor on gpiozero's MockFactory): a face
+    button rolls, confirm accepts a doubtful camera reading, undo undoes."""
+    app = ctx.app
+    buttons = ctx.rigs["buttons"]
+    yield from start_tally(ctx)
+    buttons.press("face4")
+    yield from wait_for(lambda: len(app.session.events) == 1)
+    ctx.rigs["dice"].roll("d6", [2], 0.31)  # doubtful: waits for the table
+    yield from wait_for(lambda: app.pending_roll is not None)
+    ctx.result["pending_events"] = len(app.session.events)
+    buttons.press("confirm")
+    yield from wait_for(lambda: len(app.session.events) == 2)
+    ctx.result["after_confirm"] = app.session.to_json()
+    ctx.result["sources"] = [e.source.value for e in app.session.events]
+    buttons.press("undo")
+    yield from wait_for(lambda: len(app.session.events) == 1)
+    yield 0.2
+    ctx.result["after_undo"] = app.session.to_json()
+    ctx.result["can_redo"] = app.session.can_redo
+    ctx.result["message"] = app.message
+
+
+@scenario()
 def log_undo(ctx: Ctx) -> Iterator[float]:
     """Four rolls, then the Log: tap the second roll to undo back to it."""
     app = ctx.app

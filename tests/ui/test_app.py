@@ -53,6 +53,15 @@ def test_undo_from_the_log(scenarios):
     assert r["screen"] == "table" and r["table"]["prompt"] == "Ann: roll the die."
 
 
+def test_gpio_buttons_roll_confirm_and_undo(scenarios):
+    r = scenarios.run("gpio_buttons")
+    assert r["pending_events"] == 1  # the doubtful reading waited for the table
+    assert r["after_confirm"]["scores"] == {"Ann": 4, "Bob": 2}
+    assert r["sources"] == ["gpio", "gpio"]  # a face button, then the confirm button's answer
+    assert r["after_undo"]["scores"] == {"Ann": 4, "Bob": 0} and r["can_redo"]
+    assert "Not accepted" not in r["message"]  # control presses never reach the engine
+
+
 def test_killed_mid_game_reopens_where_it_was(scenarios):
     proc, before = scenarios.start("resume_play")
     scenarios.kill(proc)
