@@ -37,6 +37,11 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     # Images through SDL2 only: Kivy's PIL and ffpyplayer image providers
     # would import Pillow, numpy and FFmpeg (~14 MB) for PNGs SDL2 reads itself.
     os.environ.setdefault("KIVY_IMAGE", "sdl2")
+    # OpenCV's own warnings (a missing /dev/video0 at every retry) would fill the
+    # terminal of a Pi with no camera; the Settings screen says it in one line.
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    if os.environ.get("KIVY_HOME"):
+        Path(os.environ["KIVY_HOME"]).mkdir(parents=True, exist_ok=True)  # Kivy creates only the last folder
     if "kivy.core.window" in sys.modules:
         return  # a window already exists (tests that build the app twice are not supported)
     from kivy.config import Config
