@@ -13,6 +13,7 @@ import importlib
 import logging
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any
 
 from .. import theme
 
@@ -33,6 +34,28 @@ class SetupSpec:
     key: str = "colour"  # per-player key: "colour" or "character"
     values: tuple[str, ...] = tuple(s.name for s in theme.PALETTES["standard"])
     options: tuple[SetupOption, ...] = field(default_factory=tuple)
+
+
+class Picture:
+    """Mixin for a game's picture: ``update`` is called on every Table refresh,
+    so it redraws (``draw``) only when the game moved on or the palette changed."""
+
+    _shown: Any = None
+
+    def redraw_key(self, session: Any) -> tuple[Any, ...]:
+        from kivy.app import App
+
+        return (id(session), len(session.log), App.get_running_app().palette)
+
+    def update(self, session: Any) -> None:
+        key = self.redraw_key(session)
+        if key == self._shown:
+            return
+        before, self._shown = self._shown, key
+        self.draw(session, before)
+
+    def draw(self, session: Any, before: tuple[Any, ...] | None) -> None:
+        raise NotImplementedError
 
 
 def _module(game_name: str) -> ModuleType | None:

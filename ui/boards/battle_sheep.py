@@ -27,7 +27,7 @@ from companion.session import Session
 from .. import theme
 from ..offers import PICTURE_HANDLES
 from ..widgets import FitButton, fan, load_kv, shape_points
-from . import SetupOption, SetupSpec
+from . import Picture, SetupOption, SetupSpec
 
 SETUP = SetupSpec(options=(SetupOption("mode", "Mode", ("board", "quick")),))
 PLACE_BOARD = "place-board"
@@ -159,8 +159,7 @@ def placement_label(event: Any) -> str:
     return f"Turn {event.get('rotation', 0)}{flip}"
 
 
-class BattleSheepBoard(BoxLayout):
-    _shown: Any = None
+class BattleSheepBoard(Picture, BoxLayout):
     handles = PICTURE_HANDLES["battle-sheep"]  # entered on the picture, not from a list
 
     def __init__(self, **kw: Any) -> None:
@@ -201,14 +200,10 @@ class BattleSheepBoard(BoxLayout):
             b.bind(on_release=lambda btn: self.place(btn.event))
             box.add_widget(b)
 
-    def update(self, session: Session) -> None:
+    def draw(self, session: Session, before: tuple[Any, ...] | None) -> None:
         app = App.get_running_app()
-        key = (id(session), len(session.log), app.palette)
-        if key == self._shown:
-            return
-        if self._shown is not None and self._shown[:2] != key[:2]:
+        if before is not None and self._shown is not None and before[:2] != self._shown[:2]:
             self.anchor = None  # the field changed: choose again
-        self._shown = key
         self.session = session
         sj = session.game.state_json(session.state)
         field = self.ids.field

@@ -23,7 +23,7 @@ from companion.events import Event, Source
 from companion.session import Session
 
 from ..widgets import FitLabel, PlayerMark, load_kv
-from . import SetupOption, SetupSpec
+from . import Picture, SetupOption, SetupSpec
 
 # The characters of the rulebook (Setting Up the Game), in its order.
 CHARACTERS = ("Wallace", "Gromit", "Wendolene", "Shaun the Sheep", "Preston", "Feathers McGraw")
@@ -87,19 +87,13 @@ class FleecedPlayer(BoxLayout):
         self.add_widget(text)
 
 
-class FleecedBoard(BoxLayout):
-    _shown: Any = None
+class FleecedBoard(Picture, BoxLayout):
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self._settle_at: float | None = None
 
-    def update(self, session: Session) -> None:
-        app = App.get_running_app()
-        key = (id(session), len(session.log), app.palette)
-        if key == self._shown:
-            return
-        self._shown = key
+    def draw(self, session: Session, before: tuple[Any, ...] | None) -> None:
         sj = session.game.state_json(session.state)
         ids = self.ids
         ids.turn.text = turn_text(sj)

@@ -18,6 +18,7 @@ from companion.session import Session
 
 from .. import theme
 from ..widgets import FitLabel, PlayerMark, load_kv
+from . import Picture
 
 MAX_LINES = 60  # long states scroll; beyond this they are summarised
 
@@ -61,15 +62,9 @@ class PlayerLine(BoxLayout):
             self.add_widget(FitLabel(text=str(score), max_font=sp(22), halign="right", size_hint_x=0.3))
 
 
-class GenericBoard(BoxLayout):
-    _shown: Any = None
+class GenericBoard(Picture, BoxLayout):
 
-    def update(self, session: Session) -> None:
-        app = App.get_running_app()
-        key = (id(session), len(session.log), app.palette)
-        if key == self._shown:
-            return
-        self._shown = key
+    def draw(self, session: Session, before: tuple[Any, ...] | None) -> None:
         players = self.ids.players
         players.clear_widgets()
         scores = session.scores()

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kivy.app import App
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.session import Session
 
 from ..widgets import FitLabel, Panel, load_kv
+from . import Picture
 from .generic import _short
 
 
@@ -32,15 +32,9 @@ def space_text(name: str, space: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-class PendletonHillBoard(BoxLayout):
-    _shown: Any = None
+class PendletonHillBoard(Picture, BoxLayout):
 
-    def update(self, session: Session) -> None:
-        app = App.get_running_app()
-        key = (id(session), len(session.log), app.palette)
-        if key == self._shown:
-            return
-        self._shown = key
+    def draw(self, session: Session, before: tuple[Any, ...] | None) -> None:
         sj = session.game.state_json(session.state)
         hill = sj.get("hill", {})
         tiers: dict[int, list[tuple[str, Mapping[str, Any]]]] = {}

@@ -10,7 +10,6 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from kivy.app import App
 from kivy.graphics import Color, Ellipse, Line
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
@@ -20,7 +19,7 @@ from companion.session import Session
 
 from .. import theme
 from ..widgets import FitLabel, load_kv
-from . import SetupOption, SetupSpec
+from . import Picture, SetupOption, SetupSpec
 from .generic import _short
 
 SETUP = SetupSpec(options=(SetupOption("mode", "Mode", ("table", "board")),))
@@ -55,15 +54,9 @@ class PathRing(Widget):
                     Line(circle=(x, y, size / 2 + 2), width=1.5)
 
 
-class SheepHopBoard(BoxLayout):
-    _shown: Any = None
+class SheepHopBoard(Picture, BoxLayout):
 
-    def update(self, session: Session) -> None:
-        app = App.get_running_app()
-        key = (id(session), len(session.log), app.palette)
-        if key == self._shown:
-            return
-        self._shown = key
+    def draw(self, session: Session, before: tuple[Any, ...] | None) -> None:
         sj = session.game.state_json(session.state)
         wolves: Mapping[str, Any] = sj.get("wolves", {})
         rings = self.ids.rings
