@@ -39,6 +39,8 @@ def flatten(value: Any, prefix: str = "") -> list[tuple[str, str]]:
 
 
 def _short(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"  # players read this, not Python
     if isinstance(v, (list, tuple)):
         if all(not isinstance(x, (list, tuple, Mapping)) for x in v):
             return ", ".join(str(x) for x in v) or "none"
