@@ -16,7 +16,7 @@ letter on a label) can look like a pip.  So:
 2. ``die_regions``: the bright objects they lie on (white top-hat);
 3. ``top_probability``: a small logistic model says which pips are on a top
    face (largest, roundest, best lit of their die, on its far side from the
-   camera's foot point);
+   camera's foot point, which ``estimate_nadir`` infers from the frame's dice);
 4. ``symmetric_patterns``: every set of nearby pips that could be a die face
    (its pips pair off across the face's centre, plus a centre pip for odd
    faces), among all pips that chain together, not only the trusted ones;
@@ -67,10 +67,16 @@ class PipParams:
     min_face: float = 0.5  # probability from the face model above which a pip group is a die's top face
     # Where the camera's foot point (the table point straight below the lens) lies, in
     # fractions of the frame's width and height: a webcam looking across the table has
-    # it below the frame, an overhead camera at the centre.  A die's visible side faces
-    # are on its side towards that point, its top face on the far side.
-    nadir_x: float = 0.5
-    nadir_y: float = 2.0
+    # it outside the frame, an overhead camera at the centre.  A die's visible side faces
+    # are on its side towards that point, its top face on the far side.  None (the
+    # default): estimated from each frame's own dice (``estimate_nadir``); a profile may
+    # set both to fix it.
+    nadir_x: float | None = None
+    nadir_y: float | None = None
+    nadir_distance: float = 1.5  # an estimated foot point outside the frame: this many frame heights from its centre
+    min_view_evidence: float = 1.0  # side-face evidence (pip diameters) below which the view is taken as overhead
+    min_view_agreement: float = 0.3  # the dice must agree this well on the direction (resultant length 0..1)
+    max_view_misfit: float = 0.7  # only bright objects about one die's size (|log area ratio|) show a direction
     contrast_steps: int = 3  # also threshold at 1.5, 2 x min_contrast: blurred pips that run together part there
     min_pattern_top: float = 0.05  # pips less likely than this to be on a top face join no face pattern
     max_region_pips: int = 40  # the likeliest pips of one bright object that patterns are sought among
@@ -381,6 +387,48 @@ def _one_face_per_die(faces: list[tuple[FaceCandidate, float]], p: PipParams) ->
     return kept
 
 
+OVERHEAD = (0.5, 0.5)
+
+
+def estimate_nadir(
+    pips: list[Pip], regions: list[int], shape: tuple[int, ...], params: PipParams = PipParams()
+) -> tuple[float, float]:
+    """The camera's foot point in fractions of the frame, from the dice's own perspective.
+
+    A camera sees the side faces of a die that face it; their pips are
+    foreshortened (elongated) and smaller than the top face's.  So within each
+    bright object of about one die's size (``max_view_misfit``), the direction
+    in which pip size and roundness grow points away from the foot point (from
+    the side faces to the top face).  The dice's directions are summed: when they say enough (``min_view_evidence``, in pip
+    diameters) and agree (``min_view_agreement``), the foot point lies
+    ``nadir_distance`` frame heights from the frame's centre against that
+    direction (a camera looking across the table); otherwise the camera is
+    taken to look straight down (the frame's centre).  Uses only the pips'
+    shapes, not the trained models, so training and reading agree.
+    """
+    h, w = shape[0], shape[1]
+    total = np.zeros(2)
+    evidence = 0.0
+    reg = np.array(regions)
+    for r in set(regions) - {0}:
+        sel = np.flatnonzero(reg == r)
+        if len(sel) < 2 or min(pips[j].region_misfit for j in sel) > params.max_view_misfit:
+            continue  # one pip says nothing; an object of several dice mixes their directions
+        area = np.array([pips[j].area for j in sel])
+        elong = np.array([pips[j].elongation for j in sel])
+        pts = np.array([(pips[j].x, pips[j].y) for j in sel])
+        d = float(np.median([pips[j].diameter for j in sel]))
+        top = np.log(area / area.max()) - (elong - elong.min())  # larger, rounder: more likely the top face
+        v = ((top - top.mean())[:, None] * (pts - pts.mean(0))).sum(0) / d
+        total += v
+        evidence += float(np.linalg.norm(v))
+    size = float(np.linalg.norm(total))
+    if evidence < params.min_view_evidence or size < params.min_view_agreement * evidence:
+        return OVERHEAD
+    ux, uy = (float(v) for v in total / size)
+    return (0.5 - params.nadir_distance * h * ux / w, 0.5 - params.nadir_distance * uy)
+
+
 def locate_pips(
     gray: np.ndarray, params: PipParams, scale: float | None = None
 ) -> tuple[list[Pip], list[int], tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -393,23 +441,28 @@ def locate_pips(
     at = [(min(int(q.y / 2), h - 1), min(int(q.x / 2), w - 1)) for q in pips]
     regions = [int(labels[y, x]) for y, x in at]
     # Depth inside the bright object, in pip diameters (half-resolution pixels x 2).
-    foot = np.array([params.nadir_x * gray.shape[1], params.nadir_y * gray.shape[0]])
     out = []
     for q, r, (y, x) in zip(pips, regions, at, strict=True):
-        away = 0.0
         if r:
-            rx, ry, bw, bh, area = (float(v) for v in stats[r])
+            _, _, bw, bh, area = (float(v) for v in stats[r])
             misfit = abs(math.log(4.0 * area / (params.die_size * q.diameter) ** 2))
             fill = area / (bw * bh)
+        else:
+            misfit, fill = 4.0, 0.0
+        out.append(replace(q, depth=2.0 * float(depth[y, x]) / q.diameter, region_misfit=misfit, region_fill=fill))
+    if params.nadir_x is not None and params.nadir_y is not None:
+        nadir = (params.nadir_x, params.nadir_y)
+    else:
+        nadir = estimate_nadir(out, regions, gray.shape, params)
+    foot = np.array([nadir[0] * gray.shape[1], nadir[1] * gray.shape[0]])
+    for n, (q, r) in enumerate(zip(out, regions, strict=True)):
+        if r:
+            rx, ry, bw, bh, _ = (float(v) for v in stats[r])
             centre = np.array([2.0 * rx + bw, 2.0 * ry + bh])
             u = centre - foot
             u /= max(float(np.linalg.norm(u)), 1e-6)
             away = float(np.clip(np.dot(np.array([q.x, q.y]) - centre, u) / q.diameter, -4.0, 4.0))
-        else:
-            misfit, fill = 4.0, 0.0
-        out.append(
-            replace(q, depth=2.0 * float(depth[y, x]) / q.diameter, region_misfit=misfit, region_fill=fill, away=away)
-        )
+            out[n] = replace(q, away=away)
     return out, regions, (labels, stats, depth)
 
 
