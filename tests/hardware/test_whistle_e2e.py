@@ -9,7 +9,7 @@ from hardware.testing import audio as ta
 from hardware.whistle.detector import detect
 from hardware.whistle.sensor import WhistleSensor
 from hardware.whistle.signature import Signature
-from tests.games.fleeced.table import Table  # the Fleeced! tests' own table helper
+from tests.games.fleeced.table import towing  # the Fleeced! tests' own table helper
 
 WALLACE = lambda: ta.tone(2400, 0.45)  # noqa: E731
 GROMIT = lambda: ta.trill(3400, 0.45)  # noqa: E731
@@ -22,20 +22,6 @@ def learned(name: str, make) -> Signature:
     return Signature.learn(name, [d.features for d in detect(x, listening_detector(None))])
 
 
-def towing_table() -> Table:
-    """Wallace's turn with six sheep in tow; Gromit has none claimed."""
-    t = Table()
-    t.start()
-    t.open_hideout("pub", 6)
-    t.rustle("green", 3, 4)
-    t.end_turn()
-    t.roll(1)
-    t.land()
-    t.end_turn()
-    assert t.state.player == "Wallace" and t.sheep["in_tow"]["Wallace"] == 6
-    return t
-
-
 def test_two_blows_become_two_whistle_events_in_a_fleeced_session(tmp_path):
     x = ta.pink_noise(4.0, amp=0.005, seed=11)
     ta.place(x, WALLACE(), 1.0)
@@ -43,7 +29,7 @@ def test_two_blows_become_two_whistle_events_in_a_fleeced_session(tmp_path):
     wav = ta.write_wav(tmp_path / "table.wav", x, rate=16000)
 
     profile = Profile(signatures=(learned("Wallace", WALLACE), learned("Gromit", GROMIT)))
-    t = towing_table()
+    t = towing()
     start = t.now + 5.0  # the microphone starts listening 5 s after the last table event
     sensor = WhistleSensor(WavSource(wav), profile.detector(), clock=lambda: start)
     sensor.run()

@@ -45,8 +45,14 @@ class Table:
         return [c.type for c in self.prompt().choices]
 
     # -- reporting ---------------------------------------------------------
-    def send(self, type: str, payload: dict[str, Any] | None = None, player: str | None = None,
-             at: float | None = None, source: str = "touch") -> FleecedState:
+    def send(
+        self,
+        type: str,
+        payload: dict[str, Any] | None = None,
+        player: str | None = None,
+        at: float | None = None,
+        source: str = "touch",
+    ) -> FleecedState:
         self.now = self.now + 1.0 if at is None else at
         return self.session.apply(Event(type, payload or {}, player=player, time=self.now, source=source))
 
@@ -91,3 +97,17 @@ class Table:
         if self.state.check is not None:
             self.send("settle")
         return self.land(**({"where": "square"} | landing))
+
+
+def towing(margin: float | None = None) -> Table:
+    """Wallace's turn, six sheep in tow; Gromit has none."""
+    t = Table() if margin is None else Table(whistle_margin=margin)
+    t.start()
+    t.open_hideout("pub", 6)
+    t.rustle("green", 3, 4)
+    t.end_turn()
+    t.roll(1)
+    t.land()
+    t.end_turn()
+    assert t.state.player == "Wallace" and t.sheep["in_tow"]["Wallace"] == 6
+    return t

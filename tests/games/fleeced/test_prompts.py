@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from .table import Table
-from .test_whistles import towing
+from .table import Table, towing
 
 
 def test_roll_prompt_with_sheep_says_what_a_missing_whistle_costs() -> None:
@@ -59,7 +58,7 @@ def test_nicked_without_claimed_sheep_says_the_next_turn_is_missed() -> None:
 
 
 def test_serving_says_the_next_turn_is_missed() -> None:
-    from .test_whistles import claimed, towing
+    from .test_whistles import claimed
 
     t = claimed(towing())  # Gromit's turn; Wallace has 6 claimed
     t.roll(1)

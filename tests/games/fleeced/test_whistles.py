@@ -6,21 +6,7 @@ import pytest
 
 from companion.errors import IllegalAction
 
-from .table import Table
-
-
-def towing(margin: float | None = None) -> Table:
-    """Wallace's turn, six sheep in tow; Gromit has none."""
-    t = Table() if margin is None else Table(whistle_margin=margin)
-    t.start()
-    t.open_hideout("pub", 6)
-    t.rustle("green", 3, 4)
-    t.end_turn()
-    t.roll(1)
-    t.land()
-    t.end_turn()
-    assert t.state.player == "Wallace" and t.sheep["in_tow"]["Wallace"] == 6
-    return t
+from .table import Table, towing
 
 
 def claimed(t: Table, name: str = "Wallace") -> Table:
