@@ -9,8 +9,8 @@ Prints games per second of CPU time (time.process_time), since the machine is sh
 from __future__ import annotations
 
 import random
-import sys
-import time
+
+from _simulate import simulate
 
 from companion.events import Event
 from companion.games.battle_sheep import GAME, Phase
@@ -45,14 +45,7 @@ def play_one(rng: random.Random) -> tuple[int, int]:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 2026)
-    start = time.process_time()
-    plies = 0
-    for _ in range(games):
-        plies += play_one(rng)[0]
-    cpu = time.process_time() - start
-    print(f"battle-sheep: {games} games, {plies} moves, no error; {cpu:.1f} s CPU, {games / cpu:.0f} games/s")
+    simulate("battle-sheep", lambda rng: play_one(rng)[0], "moves")
 
 
 if __name__ == "__main__":

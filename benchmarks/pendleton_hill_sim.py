@@ -10,10 +10,8 @@ Prints games per second of CPU time (time.process_time), since the machine is sh
 from __future__ import annotations
 
 import random
-import sys
-import time
 
-from _machine import describe
+from _simulate import simulate
 
 from companion.events import Event
 from companion.games.pendleton_hill import GAME, Phase
@@ -42,18 +40,7 @@ def play_one(rng: random.Random) -> tuple[int, int]:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 2026)
-    start = time.process_time()
-    events = 0
-    for _ in range(games):
-        events += play_one(rng)[0]
-    cpu = time.process_time() - start
-    print(describe())
-    print(
-        f"pendleton-hill: {games} games, {events} events, no error; {cpu:.1f} s CPU, "
-        f"{games / cpu:.0f} games/s, {events / cpu:.0f} events/s"
-    )
+    simulate("pendleton-hill", lambda rng: play_one(rng)[0], "events")
 
 
 if __name__ == "__main__":

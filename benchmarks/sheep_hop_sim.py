@@ -10,9 +10,9 @@ Prints games per second of CPU time (time.process_time), since the machine is sh
 from __future__ import annotations
 
 import random
-import sys
-import time
 from typing import Any
+
+from _simulate import simulate
 
 from companion.events import Event
 from companion.games.sheep_hop import GAME, Phase, Where, parse_board
@@ -57,12 +57,7 @@ def play_one(rng: random.Random) -> int:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
-    rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 2026)
-    start = time.process_time()
-    events = sum(play_one(rng) for _ in range(games))
-    cpu = time.process_time() - start
-    print(f"sheep-hop: {games} games, {events} events, no error; {cpu:.1f} s CPU, {games / cpu:.0f} games/s")
+    simulate("sheep-hop", play_one, "events")
 
 
 if __name__ == "__main__":
