@@ -123,8 +123,9 @@ def load_profile(path: str | Path | None = None) -> CameraProfile:
     if "backend" in cam:
         camera["backend"] = cam.string("backend", choices=BACKENDS)
     if "device" in cam:
-        camera["device"] = cam.get("device", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool),
-                                   "a camera index or device path")
+        camera["device"] = cam.get(
+            "device", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool), "a camera index or device path"
+        )
     camera["width"] = cam.integer("width", 640, lo=64, hi=4096)
     camera["height"] = cam.integer("height", 480, lo=48, hi=4096)
     if "fps" in cam:
@@ -132,8 +133,9 @@ def load_profile(path: str | Path | None = None) -> CameraProfile:
     if "path" in cam:
         camera["path"] = cam.string("path")
     tray = None
-    region = t.table("tray", {}).list("region", None, of=lambda v: isinstance(v, int) and v >= 0,
-                                      expected="[x, y, width, height] in whole pixels")
+    region = t.table("tray", {}).list(
+        "region", None, of=lambda v: isinstance(v, int) and v >= 0, expected="[x, y, width, height] in whole pixels"
+    )
     if region is not None:
         if len(region) != 4 or region[2] < 16 or region[3] < 16:
             raise ConfigError(path, "tray.region", "[x, y, width, height] with width and height >= 16", region)
@@ -155,8 +157,12 @@ def load_profile(path: str | Path | None = None) -> CameraProfile:
             if len(lab) != 3:
                 raise ConfigError(path, f"dice.{name}.faces.{fname}.lab", "[L, a, b] numbers", lab)
             symbol = None
-            rows = f.list("symbol", None, of=lambda r: isinstance(r, str) and len(r) == TEMPLATE and set(r) <= {"0", "1"},
-                          expected=f"{TEMPLATE} strings of {TEMPLATE} 0/1 characters")
+            rows = f.list(
+                "symbol",
+                None,
+                of=lambda r: isinstance(r, str) and len(r) == TEMPLATE and set(r) <= {"0", "1"},
+                expected=f"{TEMPLATE} strings of {TEMPLATE} 0/1 characters",
+            )
             if rows is not None:
                 if len(rows) != TEMPLATE:
                     raise ConfigError(path, f"dice.{name}.faces.{fname}.symbol", f"{TEMPLATE} rows", len(rows))
@@ -226,8 +232,10 @@ def _check_apart(die: str, kind: str, faces: list[Any], progress: Callable[[str]
             de = math.dist(a.lab, b.lab)
             same_shape = symbol_similarity(a.symbol, b.symbol) > 0.8
             if (kind == "colour" and de < 10) or (kind == "symbol" and same_shape):
-                progress(f"warning: {die} faces {a.name!r} and {b.name!r} look alike (Delta E {de:.1f}); "
-                         "more light on the tray will help")
+                progress(
+                    f"warning: {die} faces {a.name!r} and {b.name!r} look alike (Delta E {de:.1f}); "
+                    "more light on the tray will help"
+                )
 
 
 # -- the command ----------------------------------------------------------------
@@ -242,8 +250,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--die", choices=tuple(DEFAULT_FACES), help="sample the faces of this colour/symbol die")
     p.add_argument("--kind", choices=("colour", "symbol"), help="what decides a face (default: symbol for regroup)")
     p.add_argument("--faces", help="comma-separated face names (default: the die's usual faces)")
-    p.add_argument("--face", action="append", default=[], metavar="NAME=IMAGE",
-                   help="a photo with that face up (repeat per face); without it, capture live")
+    p.add_argument(
+        "--face",
+        action="append",
+        default=[],
+        metavar="NAME=IMAGE",
+        help="a photo with that face up (repeat per face); without it, capture live",
+    )
     p.add_argument("--empty", metavar="IMAGE", help="a photo of the empty tray (live: captured first)")
     p.add_argument("--die-px", type=float, help="die side in pixels (default: 60 at 640 wide)")
     p.add_argument("--preview", metavar="FILE", help="write the last frame with what was found drawn on it")
@@ -259,7 +272,9 @@ def _read_image(path: str) -> Any:
     return frame
 
 
-def _live_frames(args: argparse.Namespace, profile: CameraProfile, names: tuple[str, ...]) -> tuple[Any, dict[str, Any]]:
+def _live_frames(
+    args: argparse.Namespace, profile: CameraProfile, names: tuple[str, ...]
+) -> tuple[Any, dict[str, Any]]:
     from hardware.camera import open_camera
 
     _, cam = open_camera(profile.camera, profile_path(args.config_dir) if args.profile is None else args.profile)
@@ -336,6 +351,8 @@ def _write_preview(path: str, frame: Any, die: Any, region: tuple[int, int, int,
     for r in read_colour_dice(frame, die, region):
         x, y, w, h = r.box
         cv2.rectangle(shown, (x, y), (x + w, y + h), (0, 255, 0), 2)
-        cv2.putText(shown, f"{r.face} {r.confidence:.2f}", (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 255, 0), 1)
+        cv2.putText(
+            shown, f"{r.face} {r.confidence:.2f}", (x, max(12, y - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 255, 0), 1
+        )
     if not cv2.imwrite(path, shown):
         raise CalibrationError(f"cannot write preview {path}")

@@ -82,7 +82,10 @@ def open_camera(out: queue.Queue[Any]) -> Sensor:
 
     path = profile_path()
     profile = load_profile(path) if path.exists() else CameraProfile()
-    return DiceSensor(lambda: open_source(profile.camera, path)[1], DiceReader.from_profile(profile), out)
+    # The profile is watched: one saved while the app runs (wizard or CLI) is used at once.
+    return DiceSensor(
+        lambda: open_source(profile.camera, path)[1], DiceReader.from_profile(profile), out, profile_path=path
+    )
 
 
 def open_microphone(out: queue.Queue[Any]) -> Sensor:
@@ -233,8 +236,10 @@ class SensorHub:
             value = getattr(sensor, attr)
             if isinstance(value, (str, int, float, bool)) or value is None:
                 out.append((attr, str(value)))
-            elif isinstance(value, (tuple, list)) and 0 < len(value) <= 8 and all(
-                isinstance(v, (str, int, float, bool)) for v in value
+            elif (
+                isinstance(value, (tuple, list))
+                and 0 < len(value) <= 8
+                and all(isinstance(v, (str, int, float, bool)) for v in value)
             ):
                 out.append((attr, ", ".join(str(v) for v in value)))
         for attr in ("level", "level_db", "backend", "last_event", "device", "running"):

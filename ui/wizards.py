@@ -77,8 +77,15 @@ def _level_db(block: Any) -> float:
 class WhistleWizard(_Wizard):
     """``calibration.whistle.calibrate`` on the running microphone; saves and uses the profile."""
 
-    def __init__(self, sensor: Any, players: Sequence[str], blows: int = 3, quiet_s: float = 2.0,
-                 per_player_s: float = 30.0, path: Path | None = None) -> None:
+    def __init__(
+        self,
+        sensor: Any,
+        players: Sequence[str],
+        blows: int = 3,
+        quiet_s: float = 2.0,
+        per_player_s: float = 30.0,
+        path: Path | None = None,
+    ) -> None:
         super().__init__()
         self.sensor = sensor
         self.players = [p for p in players if p]
@@ -122,7 +129,10 @@ class WhistleWizard(_Wizard):
 
             try:
                 profile, self.notes = calibrate(
-                    self.players, self.blows, room, player,
+                    self.players,
+                    self.blows,
+                    room,
+                    player,
                     lambda name: None,  # the check: the calibration blows themselves
                     self,
                 )
@@ -255,16 +265,33 @@ class CameraWizard(_Wizard):
         elif what:
             self.frames[what] = frame.copy()
         nxt = self.next_capture()
-        self.step(f"Put the {self.die} die in the tray with {nxt!r} on top, then touch Capture." if nxt else
-                  "All faces taken: touch Save.")
+        self.step(
+            f"Put the {self.die} die in the tray with {nxt!r} on top, then touch Capture."
+            if nxt
+            else "All faces taken: touch Save."
+        )
         return what
 
-    def save(self) -> Path:
+    def save(self, sensor: Any = None) -> str:
+        """Sample the die, save the profile, and have the running dice ``sensor`` use it at once.
+
+        Returns "" or why the camera keeps its old profile (the file is saved either way).
+        """
         from calibration.camera import sample_die
 
         kind = "symbol" if self.die == "regroup" else "colour"
         die_px = 60.0 * (self.preview.last.shape[1] if self.preview.last is not None else 640) / 640
-        self.profile.dice[self.die] = sample_die(self.die, kind, self.frames, die_px, self.empty, self.profile.tray, self.step)
+        self.profile.dice[self.die] = sample_die(
+            self.die, kind, self.frames, die_px, self.empty, self.profile.tray, self.step
+        )
         self.saved = self.profile.save(self.path)
-        self.step(f"Saved {self.saved}; the camera reads the {self.die} die from the next start.")
-        return self.saved
+        if not callable(getattr(sensor, "reload", None)):
+            self.step(f"Saved {self.saved}; no camera is open: it reads the {self.die} die from the next start.")
+            return ""
+        error = sensor.reload(self.saved) or ""
+        self.step(
+            f"Saved {self.saved}, but the camera keeps its old profile: {error}"
+            if error
+            else f"Saved {self.saved}; the camera reads the {self.die} die now."
+        )
+        return error

@@ -89,7 +89,9 @@ def find_dice(
     # Segment at half resolution (a die stays 25+ pixels wide): 4x less work.
     f = 2 if die_px >= 40 else 1
     die_px = die_px / f
-    half = cv2.resize(frame, (frame.shape[1] // f, frame.shape[0] // f), interpolation=cv2.INTER_AREA) if f > 1 else frame
+    half = (
+        cv2.resize(frame, (frame.shape[1] // f, frame.shape[0] // f), interpolation=cv2.INTER_AREA) if f > 1 else frame
+    )
     small = cv2.GaussianBlur(half, (3, 3), 0).astype(np.float32) + 1.0
     total = small.sum(axis=2, keepdims=True)
     chroma = small / total
@@ -166,7 +168,9 @@ def top_patch(frame: np.ndarray, centre: tuple[float, float], side: float, angle
 def describe(patch: np.ndarray) -> tuple[tuple[float, float, float], np.ndarray]:
     """A face patch's mark colour (CIELAB, white-balanced) and symbol template."""
     f = patch.astype(np.float32) + 1.0
-    rim = np.concatenate([f[:6].reshape(-1, 3), f[-6:].reshape(-1, 3), f[:, :6].reshape(-1, 3), f[:, -6:].reshape(-1, 3)])
+    rim = np.concatenate(
+        [f[:6].reshape(-1, 3), f[-6:].reshape(-1, 3), f[:, :6].reshape(-1, 3), f[:, -6:].reshape(-1, 3)]
+    )
     white = np.percentile(rim, 60, axis=0)
     # von Kries: scale each channel so that the die body is neutral white.
     balanced = np.clip(f * (235.0 / np.maximum(white, 8.0)), 0, 255).astype(np.uint8)
@@ -225,8 +229,9 @@ def read_colour_dice(frame: np.ndarray, die: ColourDie, region: Box | None = Non
     return readings
 
 
-def sample_face(frame: np.ndarray, name: str, die_px: float, tray_lab: Sequence[float] | None = None,
-                region: Box | None = None) -> FaceSample:
+def sample_face(
+    frame: np.ndarray, name: str, die_px: float, tray_lab: Sequence[float] | None = None, region: Box | None = None
+) -> FaceSample:
     """Calibrate one face from a frame showing exactly one die with that face up."""
     from companion.errors import SensorError
 

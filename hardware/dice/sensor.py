@@ -11,6 +11,12 @@ from ``Prompt.dice``); a roll that settles while nobody asked is dropped, and
 the dice lying there are never reported later.  When the camera fails the
 sensor goes offline with the reason, reopens it with back-off (0.5 s doubling
 to 8 s) and comes back online: the app keeps running throughout.
+
+A new camera profile (a die sampled again, a new tray) is used while the
+sensor runs: ``reload(path)`` (the Calibrate screen calls it after saving),
+or by itself when the watched ``profile_path`` changes on disk (``bellwether
+calibrate camera`` run beside the app).  A profile that cannot be used is
+reported in one line (file, key, what was expected) and the old one stays.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -49,6 +56,8 @@ class DiceSensor(Sensor):
         settle: SettleParams | None = None,
         fps: float = 15.0,
         retry: tuple[float, float] = (0.5, 8.0),
+        profile_path: Path | None = None,
+        watch_s: float = 2.0,
     ) -> None:
         super().__init__(out, clock)
         self.open_source = open_source
@@ -63,6 +72,14 @@ class DiceSensor(Sensor):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        # The camera profile: watched on disk, swapped in by the worker between frames.
+        self.profile_path = profile_path
+        self.profile_error = ""  # why the last profile seen was not used ("" when it was)
+        self.watch_s = watch_s
+        self._stamp = _stamp(profile_path)
+        self._watched_at = time.monotonic()
+        self._next_reader: DiceReader | None = None
+        self._held_frames: int | None = None  # frames since a new reader, until the scene moves
 
     # -- what the app tells the sensor -------------------------------------
     def request(self, dice: DiceRequest | None) -> None:
@@ -70,14 +87,82 @@ class DiceSensor(Sensor):
         with self._lock:
             self.waiting = dice
 
+    def use_reader(self, reader: DiceReader) -> None:
+        """Read with ``reader`` from the next frame on (any thread)."""
+        with self._lock:
+            self._next_reader = reader
+        if not self.running:
+            self._swap()
+
+    def reload(self, path: Path | None = None) -> str | None:
+        """Use the camera profile at ``path`` (default: the watched one) from the next frame on.
+
+        Returns None, or the one-line reason the profile was not used; then
+        the reader in use stays, and the reason shows in the sensor's status.
+        """
+        from calibration.camera import load_profile
+        from calibration.camera import profile_path as default_path
+
+        path = Path(path or self.profile_path or default_path())
+        self.profile_path, self._stamp = path, _stamp(path)
+        try:
+            reader = DiceReader.from_profile(load_profile(path))
+        except Exception as e:  # any bad profile (ConfigError names file, key, expected) leaves the old reader
+            self.profile_error = str(e) if str(path) in str(e) else f"{path}: {e}"
+            log.warning("camera profile not used (the old one stays): %s", self.profile_error)
+            self._report_profile()
+            return self.profile_error
+        self.profile_error = ""
+        self.use_reader(reader)
+        self._report_profile()
+        return None
+
+    def _report_profile(self) -> None:
+        if self._source is not None and self.online:
+            note = f"; not used, the old profile stays: {self.profile_error}" if self.profile_error else ""
+            self.set_status(True, self._source.description + note)
+
+    def _watch(self) -> None:
+        """Reload the profile when its file changed (checked every ``watch_s``; a stat is cheap)."""
+        if self.profile_path is None or time.monotonic() - self._watched_at < self.watch_s:
+            return
+        self._watched_at = time.monotonic()
+        if _stamp(self.profile_path) != self._stamp:
+            self.reload()
+
+    def _swap(self) -> None:
+        with self._lock:
+            reader, self._next_reader = self._next_reader, None
+        if reader is not None:
+            self.reader = reader
+            self.settle.region = reader.region
+            self._held_frames = 0
+
+    def _read(self, die: str) -> Callable[[np.ndarray], list[DieReading]]:
+        """The read the settle detector makes: nothing while held after a new reader.
+
+        The die just sampled still lies in the tray when a profile is saved: it
+        is no roll.  Reading resumes once the scene moves.
+        """
+        if self._held_frames is not None:
+            return lambda _f: []
+        return lambda f: self.reader.read(f, die)
+
+    def _release(self) -> None:
+        """End the hold on motion after the first frame (a new tray region always looks like motion)."""
+        if self._held_frames is not None:
+            self._held_frames = None if self._held_frames > 0 and self.settle.moving else self._held_frames + 1
+
     # -- the work ----------------------------------------------------------
     def process(self, frame: np.ndarray) -> Event | None:
         """Handle one frame (the worker calls this; tests may call it directly)."""
         self.frames += 1
+        self._swap()
         with self._lock:
             wanted = self.waiting
         die = wanted.die if wanted is not None else PIP_DIE
-        readings = self.settle.update(frame, lambda f: self.reader.read(f, die))
+        readings = self.settle.update(frame, self._read(die))
+        self._release()
         if readings is None:
             return None
         self.last_readings = readings
@@ -119,6 +204,7 @@ class DiceSensor(Sensor):
         delay = self.retry[0]
         period = 1.0 / self.fps if self.fps > 0 else 0.0
         while not self._stop.is_set():
+            self._watch()  # also while a die is not calibrated: a profile saved now cures that
             if self._source is None:
                 if not self._open():
                     self._stop.wait(delay)
@@ -167,7 +253,20 @@ class DiceSensor(Sensor):
         self._close()
         self.set_status(False, "stopped")
 
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
     def join(self, timeout: float | None = None) -> None:
         """Wait for the worker to end (file sources end by themselves)."""
         if self._thread is not None:
             self._thread.join(timeout)
+
+
+def _stamp(path: Path | None) -> tuple[int, int, int] | None:
+    """What changes when a file is written again (an atomic save replaces the inode)."""
+    try:
+        st = path.stat() if path is not None else None
+    except OSError:
+        return None
+    return None if st is None else (st.st_mtime_ns, st.st_size, st.st_ino)

@@ -16,8 +16,22 @@ from hardware.testing.dice_render import DICE, empty_tray, render
 
 
 def _args(**kw) -> argparse.Namespace:
-    base = dict(backend=None, device=None, source=None, size=None, tray=None, die=None, kind=None, faces=None, face=[],
-                empty=None, die_px=None, preview=None, profile=None, config_dir=None)
+    base = dict(
+        backend=None,
+        device=None,
+        source=None,
+        size=None,
+        tray=None,
+        die=None,
+        kind=None,
+        faces=None,
+        face=[],
+        empty=None,
+        die_px=None,
+        preview=None,
+        profile=None,
+        config_dir=None,
+    )
     return argparse.Namespace(**{**base, **kw})
 
 
@@ -37,8 +51,21 @@ def _photos(tmp: Path, die: str, light: str, seed: int = 21) -> tuple[str, list[
 def test_round_trip_from_photo_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     empty, faces = _photos(tmp_path, "panic", "warm")
     preview = tmp_path / "preview.png"
-    assert wizard.main(_args(backend="opencv", device="0", tray=[10, 10, 620, 460], die="panic", face=faces,
-                             empty=empty, die_px=64.0, preview=str(preview))) == 0
+    assert (
+        wizard.main(
+            _args(
+                backend="opencv",
+                device="0",
+                tray=[10, 10, 620, 460],
+                die="panic",
+                face=faces,
+                empty=empty,
+                die_px=64.0,
+                preview=str(preview),
+            )
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "[6/6] panic face 'yellow'" in out and "wrote" in out
     assert preview.is_file()
@@ -91,8 +118,9 @@ def test_two_dice_in_a_calibration_photo_is_refused(tmp_path: Path) -> None:
         wizard.main(_args(die="panic", face=[f"red={photo}"], die_px=64.0))
 
 
-def test_live_wizard_captures_each_face_from_the_camera(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_live_wizard_captures_each_face_from_the_camera(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     # The "camera" is a video: 5 frames of the empty tray, then 5 frames per face, in the order asked.
     rng = np.random.default_rng(41)
     clips = [empty_tray(rng, "dim")] + [render(rng, [("regroup", f)], "dim", tilt=False)[0] for f in DICE["regroup"]]

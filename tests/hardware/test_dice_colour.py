@@ -83,7 +83,7 @@ def test_confidence_is_a_probability_over_faces() -> None:
     frame, _placed = render(np.random.default_rng(5), [("panic", "blue")], "warm", tilt=False)
     from hardware.dice.colour import find_dice, top_patch
 
-    (centre, side, angle), = find_dice(frame, 64.0, panic.tray_lab)
+    ((centre, side, angle),) = find_dice(frame, 64.0, panic.tray_lab)
     face, conf, probs = classify(top_patch(frame, centre, side, angle), panic)
     assert face == "blue" and conf == max(probs.values())
     assert abs(sum(probs.values()) - 1.0) < 1e-6
@@ -94,3 +94,84 @@ def test_confidence_is_a_probability_over_faces() -> None:
 def test_empty_tray_has_no_dice() -> None:
     panic = calibrate("panic", "warm")
     assert read_colour_dice(empty_tray(np.random.default_rng(9), "warm"), panic) == []
+
+
+# -- a new profile while the dice sensor runs ---------------------------------------
+
+
+def _panic_sensor(tmp_path, **kw):
+    """A DiceSensor that knows pip dice only, waiting for the panic die."""
+    from companion.game import DiceRequest
+    from hardware.dice.sensor import DiceSensor
+    from hardware.testing.sensors import TableCamera
+
+    camera = TableCamera()
+    sensor = DiceSensor(lambda: camera, None, fps=60.0, **kw)
+    sensor.request(DiceRequest("panic", 1))
+    return sensor, camera
+
+
+def _save_panic_profile(path, tray=(20, 20, 600, 440)):
+    from calibration.camera import CameraProfile
+
+    return CameraProfile(tray=tray, dice={"panic": calibrate("panic", "warm")}).save(path)
+
+
+def _rolls(sensor, frame, frames: int = 12) -> list[list[str]]:
+    events = [sensor.process(frame) for _ in range(frames)]
+    return [list(e.payload["faces"]) for e in events if e is not None]
+
+
+def test_a_profile_saved_while_running_reads_the_next_roll(tmp_path) -> None:
+    from companion.errors import SensorError
+
+    sensor, _camera = _panic_sensor(tmp_path)
+    rng = np.random.default_rng(31)
+    lying, _ = render(rng, [("panic", "yellow")], "warm", tilt=False)  # the last face sampled, still there
+    with pytest.raises(SensorError, match="not been calibrated"):
+        _rolls(sensor, lying)
+    assert sensor.reload(_save_panic_profile(tmp_path / "camera.toml")) is None
+    assert sensor.reader.region == (20, 20, 600, 440) == sensor.settle.region
+    assert _rolls(sensor, lying, 20) == []  # the die left lying from calibration is no roll
+    # Each render is a new tray too (blotches, light gradient): the settle detector takes
+    # such a still change for a hand until it stays (accept_after frames), then reads it once.
+    rolled, _ = render(rng, [("panic", "red")], "warm", tilt=False)
+    assert _rolls(sensor, rolled, 60) == [["red"]]
+
+
+def test_a_bad_profile_is_one_line_and_the_old_one_stays(tmp_path) -> None:
+    good = _save_panic_profile(tmp_path / "camera.toml")
+    sensor, _camera = _panic_sensor(tmp_path)
+    assert sensor.reload(good) is None
+    reader = sensor.reader
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.read_text().replace("region = [20, 20, 600, 440]", "region = [20, 20, 600]"))
+    error = sensor.reload(bad)
+    assert error == f"{bad}: tray.region: expected [x, y, width, height] with width and height >= 16, got [20, 20, 600]"
+    assert sensor.reader is reader and sensor.profile_error == error
+    bad.write_text("version = 1\n[dice.panic")
+    assert sensor.reload(bad).startswith(f"{bad}: (file): expected valid TOML")
+    assert sensor.reader is reader
+
+
+def test_the_running_sensor_notices_a_profile_written_beside_it(tmp_path) -> None:
+    """``bellwether calibrate camera`` run while the app is open: the watched file changes."""
+    import time
+
+    path = tmp_path / "camera.toml"
+    sensor, _camera = _panic_sensor(tmp_path, profile_path=path, watch_s=0.05)
+    sensor.start()
+    try:
+        _save_panic_profile(path)
+        deadline = time.monotonic() + 5
+        while "panic" not in sensor.reader.kinds() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sensor.reader.kinds() == ["d6", "panic"] and sensor.profile_error == ""
+        path.write_text("version = 7\n")
+        while not sensor.profile_error and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert sensor.profile_error.startswith(f"{path}: version: expected 1")
+        assert "panic" in sensor.reader.kinds()  # the old profile stays
+        assert "not used, the old profile stays" in sensor.status.reason
+    finally:
+        sensor.stop()

@@ -749,3 +749,68 @@ def roll_for_first(ctx: Ctx) -> Iterator[float]:
     yield from ctx.tap_text("Fleeced!")
     ctx.result["fleeced_rule"] = ctx.screen.ids.order_rule.text
     ctx.result["fleeced_roll_offered"] = ctx.screen.roll_offered
+
+
+def _drag_tray(ctx: Ctx, preview: Any, a: tuple[int, int], b: tuple[int, int]) -> Iterator[float]:
+    """Drag a finger across the camera preview from frame pixel ``a`` to ``b`` (sets the tray)."""
+    from kivy.tests.common import UnitTestTouch
+
+    scale, ox, oy = preview._fit()
+    h = (preview.frame_size or (640, 480))[1]
+    (x0, y0), (x1, y1) = (preview.to_window(ox + x * scale, oy + (h - y) * scale) for x, y in (a, b))
+    touch = UnitTestTouch(x0, y0)
+    touch.touch_down()
+    yield 0.05
+    touch.touch_move(x1, y1)
+    touch.touch_up()
+    yield 0.3
+
+
+@scenario(whistlers=())
+def camera_profile_live(ctx: Ctx) -> Iterator[float]:
+    """Mid-game calibration: Shear Panic waits for the panic die; Calibrate → Camera
+    sets a new tray and samples the die face by face (rendered photos), saves; back on
+    the Table the next roll is read by the running camera with those samples."""
+    import numpy as np
+
+    from hardware.testing.dice_render import DICE, empty_tray, render
+
+    app, cam = ctx.app, ctx.rigs["dice"].camera
+    app.new_game("shear-panic", {"players": [{"name": n} for n in ("Ann", "Bob", "Cy")]})
+    yield 0.3
+    ctx.result["asked"] = app.session.prompt().dice.die
+    yield from ctx.tap_text("Settings")
+    yield from ctx.tap_text("Calibrate")
+    yield from ctx.tap_text("Camera")
+    screen = ctx.screen
+    rng = np.random.default_rng(8)
+    cam.show_frame(empty_tray(rng, "warm"))
+    yield from wait_for(lambda: screen.preview_widget.texture is not None)
+    yield 0.4  # the layout settles
+    yield from _drag_tray(ctx, screen.preview_widget, (24, 20), (616, 460))
+    ctx.result["tray"] = list(screen.camera.profile.tray or ())
+    ctx.result["die"] = screen.camera.die
+    yield from ctx.tap(screen.capture_button)  # the empty tray
+    for face in DICE["panic"]:
+        cam.show_frame(render(rng, [("panic", face)], "warm", tilt=False)[0])
+        yield 0.3
+        yield from ctx.tap(screen.capture_button)
+    yield from ctx.tap_text("Save the die")
+    ctx.result["status"] = screen.ids.status.text
+    ctx.shot("calibrate-camera-saved")
+    yield 1.0  # the die last sampled (yellow) lies on in the tray: no roll
+    ctx.result["roll_before"] = None if app.last_roll is None else list(app.last_roll.payload["faces"])
+    yield from ctx.tap_text("Back")
+    yield from ctx.tap_text("Back")
+    ctx.result["screen"] = app.root.current
+    cam.show_frame(render(rng, [("panic", "red")], "warm")[0])  # the roll, tilted a little
+    yield from wait_for(lambda: app.last_roll is not None, 15)
+    roll = app.last_roll
+    ctx.result["roll"] = {
+        "faces": list(roll.payload["faces"]),
+        "die": roll.payload["die"],
+        "source": str(roll.source),
+        "confidence": roll.confidence,
+        "accepted": app.last_roll_accepted,
+    }
+    ctx.result["dice_text"] = table_facts(ctx)["dice"]

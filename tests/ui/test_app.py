@@ -265,3 +265,21 @@ def test_roll_for_first_player_on_setup(scenarios, size):
     assert r["colours_after"] == r["colours"]  # each player keeps their colour
     assert r["players"] == ["Cy", "Di", "Ann", "Bob"] and r["prompt_player"] == "Cy"
     assert "two dice" in r["fleeced_rule"] and not r["fleeced_roll_offered"]  # its engine rolls for first
+
+
+def test_a_die_sampled_on_screen_is_read_at_once_by_the_running_camera(scenarios):
+    import tomllib
+
+    r = scenarios.run("camera_profile_live", timeout=180)
+    assert r["asked"] == "panic" and r["die"] == "panic"
+    assert r["status"].startswith("Saved") and r["status"].endswith("the camera reads the panic die now."), r["status"]
+    assert r["roll_before"] is None  # the die left lying after sampling was not taken for a roll
+    assert r["screen"] == "table"
+    assert r["roll"]["faces"] == ["red"] and r["roll"]["die"] == "panic" and r["roll"]["source"] == "camera", r["roll"]
+    assert r["roll"]["accepted"] and r["roll"]["confidence"] >= 0.6
+    camera = tomllib.loads((scenarios.config_dir / "camera.toml").read_text())
+    assert camera["tray"]["region"] == r["tray"] and r["tray"][0] < 40 and r["tray"][2] > 500
+    assert list(camera["dice"]["panic"]["faces"]) == ["white", "black", "blue", "green", "red", "yellow"]
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720", "720x1280"])

@@ -165,7 +165,9 @@ class CalibrateScreen(Screen):
         self.bad = bad
 
     def _label(self, text: str = "", height: float | None = None, **kw: Any) -> FitLabel:
-        return FitLabel(text=text, size_hint_y=None if height else 1, height=height or 0, max_font=kw.pop("max_font", sp(16)), **kw)
+        return FitLabel(
+            text=text, size_hint_y=None if height else 1, height=height or 0, max_font=kw.pop("max_font", sp(16)), **kw
+        )
 
     def _row(self, *widgets: Widget, height: float | None = None) -> BoxLayout:
         row = BoxLayout(size_hint_y=None, height=height or theme.touch_size(), spacing=dp(4))
@@ -243,8 +245,11 @@ class CalibrateScreen(Screen):
         if self.spectrum is not None:
             centres, db = self.spectrum.snapshot()
             self.spectrum_view.update(centres, db, band)
-            self.band_text.text = (f"Whistle band {band[0]:.0f}–{band[1]:.0f} Hz (shaded); loudest now near {self.spectrum.peak_hz():.0f} Hz"
-                                   if band else "")
+            self.band_text.text = (
+                f"Whistle band {band[0]:.0f}–{band[1]:.0f} Hz (shaded); loudest now near {self.spectrum.peak_hz():.0f} Hz"
+                if band
+                else ""
+            )
         w = self.whistles
         if mic is None or not getattr(mic, "online", False):
             reason = App.get_running_app().hub.statuses.get("microphone")
@@ -277,7 +282,9 @@ class CalibrateScreen(Screen):
         side.add_widget(self.die_button)
         side.add_widget(self.capture_button)
         side.add_widget(self._button("Save the die", self.save_die, size_hint_y=None, height=theme.touch_size()))
-        side.add_widget(self._button("Tray: whole frame", lambda: self.set_tray(None), size_hint_y=None, height=theme.touch_size()))
+        side.add_widget(
+            self._button("Tray: whole frame", lambda: self.set_tray(None), size_hint_y=None, height=theme.touch_size())
+        )
         self.camera_progress = self._label(max_font=sp(15))
         side.add_widget(self.camera_progress)
         row.add_widget(side)
@@ -301,11 +308,11 @@ class CalibrateScreen(Screen):
 
     def save_die(self) -> None:
         try:
-            self.camera.save()
+            error = self.camera.save(self.sensor("camera"))
         except Exception as e:
             self._say(f"Not saved: {e}", True)
             return
-        self._say(f"Saved: {self.camera.saved}")
+        self._say(self.camera.lines[-1], bool(error))  # saved; and used now, or why not
 
     def _tick_camera(self) -> None:
         frame = self.preview.last
@@ -314,12 +321,16 @@ class CalibrateScreen(Screen):
         cam = self.camera
         nxt = cam.next_capture()
         self.die_button.text = f"Die: {cam.die}"
-        self.capture_button.text = "Capture the empty tray" if nxt == "empty" else (f"Capture face {nxt}" if nxt else "All faces taken")
+        self.capture_button.text = (
+            "Capture the empty tray" if nxt == "empty" else (f"Capture face {nxt}" if nxt else "All faces taken")
+        )
         self.capture_button.disabled = not nxt
         self.camera_progress.text = "\n".join(cam.lines[-3:]) or "Drag across the picture to mark the tray."
         if frame is None and not self.bad:
             status = App.get_running_app().hub.statuses.get("camera")
-            self._say(f"No picture from the camera{': ' + status.reason if status and not status.online else ' yet'}.", True)
+            self._say(
+                f"No picture from the camera{': ' + status.reason if status and not status.online else ' yet'}.", True
+            )
         elif frame is not None and self.bad and self.ids.status.text.startswith("No picture"):
             self._say("")
 
