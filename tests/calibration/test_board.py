@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from calibration.board import BOARDS, install_defaults, profile_dir, setup_options
-from companion.errors import ConfigError
+from companion.errors import ConfigError, SetupError
 from companion.session import Session
 
 
@@ -73,3 +73,117 @@ def test_cli_wizard_check_and_show(cli, tmp_path: Path) -> None:
     assert len(r.stderr.strip().splitlines()) == 1
     r = cli("--config-dir", cfg, "calibrate", "board", "fleeced")
     assert r.returncode == 1 and "a game with board data" in r.stderr
+
+
+# -- the touch corrections of ui.board_check (plain Python, no window) ------------------
+
+
+def _new_game_board(game: str, cfg: Path) -> dict:
+    """The board a new game's setup carries from the saved check (as Setup passes it)."""
+    options = setup_options(game, 2, str(cfg))
+    session = Session.new(None, game, {"players": ["Ann", "Bob"], "options": options})
+    assert session.prompt().text
+    return session.setup["options"]["board"]
+
+
+def test_sheep_hop_die_meadow_exit_and_wolves_corrected_saved_and_used(tmp_path: Path) -> None:
+    from ui.board_check import BoardCheck
+
+    check = BoardCheck("sheep-hop", 2, str(tmp_path))
+    assert check.die_counts() == dict.fromkeys(
+        ("white", "black", "brown", "multicoloured", "big-and-little-wolf", "double-big-wolf"), 1
+    )
+    assert check.face_count("multicoloured", +1) == 2 and check.face_count("double-big-wolf", -1) == 0
+    assert check.face_count("double-big-wolf", -1) == 0  # never below none
+    names = [f["name"] for f in check.data["board"]["die"]["faces"]]
+    assert names == ["white", "black", "brown", "multicoloured", "multicoloured-2", "big-and-little-wolf"]
+    assert check.face_count("double-big-wolf", +1) == 1  # a kind taken off comes back as shipped
+    assert check.data["board"]["die"]["faces"][-1] == {"name": "double-big-wolf", "kind": "wolves", "steps": {"big": 2}}
+    # The meadow one column wider: the big wolf's path round the edge grows with it.
+    assert check.meadow_size("cols", +1) == 8
+    assert len(check.wolf("big")["path"]) == 22 and check.check_error() == ""
+    # The little wolf round a 3 x 4 block: not a loop until the last touch.
+    for place in ((2, 5), (3, 5), (4, 5)):
+        check.toggle_path("little", place)
+    assert check.check_error().startswith("the little wolf's path is not one closed loop")
+    check.toggle_path("little", (3, 4))
+    assert check.check_error() == ""
+    little = check.wolf("little")["path"]
+    assert little[0] == [2, 2] and little[1] == [2, 3] and len(little) == 10  # clockwise from its start
+    assert check.wolf_start("little", -1) == (3, 2) and check.turn_wolf("little") == "counterclockwise"
+    # The exit on the east edge: the rows are redrawn, the paths move with the meadow.
+    check.place_exit((3, 8))
+    assert check.data["board"]["meadow"]["pen"] == "east" and check.data["board"]["meadow"]["rows"][2][-1] == "E"
+    assert check.wolf("little")["path"][0] == [2, 5]  # (3, 2) one row up, three columns right
+    saved = check.save()
+    assert [p.name for p in saved] == ["board.toml"]
+    board = _new_game_board("sheep-hop", tmp_path)
+    assert board == {**check.data["board"], "die": board["die"]}
+    assert [f["name"] for f in board["die"]["faces"]][-2:] == ["big-and-little-wolf", "double-big-wolf"]
+    assert {w["name"]: (len(w["path"]), w["direction"]) for w in board["wolves"]} == {
+        "big": (22, "clockwise"),
+        "little": (10, "counterclockwise"),
+    }
+
+
+def test_sheep_hop_refusals_leave_the_board_unchanged(tmp_path: Path) -> None:
+    from ui.board_check import BoardCheck, Refused
+
+    check = BoardCheck("sheep-hop", 2, str(tmp_path))
+    before = json.dumps(check.data)
+    refusals = {
+        "a wolf walks on the board's spaces only": lambda: check.toggle_path("big", (0, 0)),
+        "the exit is a place just outside the meadow": lambda: check.place_exit((3, 3)),
+        "the meadow here is 3 to 12 spaces a side": lambda: check.meadow_size("rows", -3),
+        "the little wolf's path would leave the meadow": lambda: check.meadow_size("cols", -3),
+    }
+    for rule, touch in refusals.items():
+        with pytest.raises(Refused) as err:
+            touch()
+        assert str(err.value).startswith(f"Not changed: {rule}") and "\n" not in str(err.value)
+        assert json.dumps(check.data) == before
+    for kind in list(check.die_counts())[:-1]:
+        check.face_count(kind, -1)
+    with pytest.raises(Refused, match="the die needs at least one face"):
+        check.face_count("double-big-wolf", -1)
+    # A meadow this view cannot redraw is corrected in the file; its paths still by touch.
+    check.reset()
+    check.data["board"]["meadow"]["rows"][3] = ". ....."
+    with pytest.raises(Refused, match="correct it in the file"):
+        check.meadow_size("rows", +1)
+    assert any(line.startswith("Meadow: 9 rows of 7") for line in check.describe())
+
+
+def test_sheep_hop_a_path_not_yet_a_loop_is_not_saved(tmp_path: Path) -> None:
+    from ui.board_check import BoardCheck
+
+    check = BoardCheck("sheep-hop", 2, str(tmp_path))
+    check.toggle_path("big", (1, 0))
+    with pytest.raises(SetupError):
+        check.save()
+    assert "big wolf's path is not one closed loop" in check.check_error()
+    assert setup_options("sheep-hop", 2, str(tmp_path)) == {}  # nothing written
+
+
+def test_battle_sheep_piece_shape_toggled_refused_saved_and_used(tmp_path: Path) -> None:
+    from ui.board_check import BoardCheck, Refused
+
+    check = BoardCheck("battle-sheep", 2, str(tmp_path))
+    area = check.piece_area()
+    assert len(area) == 19 and set(check.piece()) <= set(area)
+    check.toggle_hex((1, 1))
+    assert check.check_error() == "a pasture board is 4 hexes: touch 1 more."
+    with pytest.raises(SetupError):
+        check.save()
+    with pytest.raises(Refused) as err:
+        check.toggle_hex((3, 0))  # joined to none of the three
+    assert str(err.value) == "Not changed: a pasture board is hexes joined by sides into one piece."
+    assert check.piece() == [(0, 0), (1, 0), (0, 1)]
+    check.toggle_hex((2, 0))
+    with pytest.raises(Refused, match="a pasture board is 4 hexes; touch one of them first"):
+        check.toggle_hex((2, -1))
+    assert check.piece_area() == area  # fixed while the view is open: no hex moves under a finger
+    check.save()
+    assert _new_game_board("battle-sheep", tmp_path) == {"hexes": [[0, 0], [1, 0], [0, 1], [2, 0]]}
+    check.reset()
+    assert check.piece() == [(0, 0), (1, 0), (0, 1), (1, 1)]

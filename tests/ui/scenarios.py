@@ -814,3 +814,104 @@ def camera_profile_live(ctx: Ctx) -> Iterator[float]:
         "accepted": app.last_roll_accepted,
     }
     ctx.result["dice_text"] = table_facts(ctx)["dice"]
+
+
+def _tap_place(ctx: Ctx, widget: Any, local: tuple[float, float]) -> Iterator[float]:
+    """Scroll a point of a picture to the middle of its ScrollView (as a finger would), then touch it there."""
+    from kivy.tests.common import UnitTestTouch
+    from kivy.uix.scrollview import ScrollView
+
+    node = widget.parent
+    while node is not None and not isinstance(node, ScrollView):
+        node = node.parent
+    if node is not None:
+        above = widget.to_window(*local)[1] - node.to_window(*node.center)[1]
+        node.scroll_y = min(1.0, max(0.0, node.scroll_y + node.convert_distance_to_scroll(0, above)[1]))
+        yield 0.2
+    touch = UnitTestTouch(*widget.to_window(*local))
+    touch.touch_down()
+    yield 0.08
+    touch.touch_up()
+    yield 0.45  # the ScrollView hands the tap on 0.2 s after the release, then the redraw
+
+
+def _board_check_of(ctx: Ctx, title: str) -> Iterator[float]:
+    yield from ctx.tap_text(title)
+    ctx.result["note_before"] = ctx.screen.ids.board_note.text
+    yield from ctx.tap_text("Check the board")
+    assert ctx.app.root.current == "board_check", ctx.app.root.current
+    ctx.result["words"] = [t for t in ctx.texts() if t]
+
+
+def _save_and_start(ctx: Ctx, shot: str) -> Iterator[float]:
+    """The corrected view's layout and screenshot, Save, back to Setup, then a new game: what its setup carries."""
+    app = ctx.app
+    ctx.result["problems"]["corrected"] = ctx.check(shot)
+    yield from ctx.tap_text("Save the board")
+    ctx.result["status"]["saved"] = ctx.screen.ids.status.text
+    ctx.result["words_after"] = [t for t in ctx.texts() if t]
+    yield from ctx.tap_text("Back")
+    setup = app.root.get_screen("setup")
+    ctx.result["note_after"] = setup.ids.board_note.text
+    for row, name in zip(setup.rows, ("Ann", "Bob", "Cy", "Di"), strict=False):
+        row.name_input.text = name
+    yield from ctx.tap_text("Start game")
+    assert app.root.current == "table", setup.ids.error.text
+    ctx.result["game_board"] = app.session.setup["options"]["board"]
+
+
+@scenario()
+def board_check_sheep_hop(ctx: Ctx) -> Iterator[float]:
+    """Sheep Hop!'s die, meadow, exit and wolves' paths corrected by touch on the
+    meadow picture and its steppers, a refused touch, saved, used by the next game."""
+    yield from _board_check_of(ctx, "Sheep Hop!")
+    check = ctx.screen
+    ctx.result["problems"] = {"shipped": ctx.check("board-check-sheep-hop")}
+    status = ctx.result["status"] = {}
+    yield from _tap_scrolled(ctx, _step_button(ctx, "face.multicoloured+"))  # our die: two multicoloured faces
+    yield from _tap_scrolled(ctx, _step_button(ctx, "face.double-big-wolf-"))  # ... and no double wolf
+    yield from _tap_scrolled(ctx, _step_button(ctx, "meadow.cols+"))  # 8 columns: the big wolf's edge path grows
+    yield from _tap_scrolled(ctx, ctx.button("Little wolf's path"))
+    for place in ((2, 5), (3, 5), (4, 5)):  # the little wolf goes round a 3 x 4 block
+        yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre(place))
+    status["not_a_loop"] = check.ids.status.text
+    yield from ctx.tap_text("Save the board")
+    status["not_saved"] = check.ids.status.text
+    yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre((3, 4)))
+    status["loop"] = check.ids.status.text
+    little = [list(c) for c in check.check.wolf("little")["path"]]
+    yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre((0, 0)))  # no space there
+    status["refused"] = check.ids.status.text
+    ctx.result["unchanged"] = check.check.wolf("little")["path"] == little
+    yield from _tap_scrolled(ctx, _step_button(ctx, "turn.little"))
+    yield from _tap_scrolled(ctx, ctx.button("Meadow exit"))
+    yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre((3, 8)))  # the exit on the east edge
+    status["exit"] = check.ids.status.text
+    yield from _save_and_start(ctx, "board-check-sheep-hop-corrected")
+
+
+@scenario()
+def board_check_battle_sheep(ctx: Ctx) -> Iterator[float]:
+    """Battle Sheep's pasture-board shape corrected by touching hexes: refusals of a
+    shape the game rejects, then a saved shape the next game uses."""
+    yield from _board_check_of(ctx, "Battle Sheep")
+    check = ctx.screen
+    ctx.result["problems"] = {"shipped": ctx.check("board-check-battle-sheep")}
+    status = ctx.result["status"] = {}
+
+    def touch(h: tuple[int, int]) -> Iterator[float]:
+        picture = check.piece_picture  # drawn anew after every change
+        yield from _tap_place(ctx, picture, picture.centre(*h, *picture._layout()))
+
+    yield from touch((1, 1))  # off the board: 3 hexes
+    status["three"] = check.ids.status.text
+    yield from ctx.tap_text("Save the board")
+    status["not_saved"] = check.ids.status.text
+    yield from touch((3, 0))  # touches none of the three
+    status["apart"] = check.ids.status.text
+    ctx.result["after_apart"] = check.check.piece()
+    yield from touch((2, 0))  # our board
+    status["four"] = check.ids.status.text
+    yield from touch((2, -1))  # a fifth
+    status["five"] = check.ids.status.text
+    yield from _save_and_start(ctx, "board-check-battle-sheep-corrected")

@@ -283,3 +283,65 @@ def test_a_die_sampled_on_screen_is_read_at_once_by_the_running_camera(scenarios
 
 
 @pytest.mark.parametrize("size", ["800x480", "1280x720", "720x1280"])
+def test_sheep_hop_board_corrected_by_touch_on_the_meadow(scenarios, size):
+    import tomllib
+
+    r = scenarios.run("board_check_sheep_hop", size=size, timeout=150)
+    assert r["note_before"].startswith("Board: the shipped data")
+    assert any(w.startswith("Die faces (6): white, black, brown") for w in r["words"])
+    assert r["problems"] == {"shipped": [], "corrected": []}
+    s = r["status"]
+    assert s["not_a_loop"].startswith("Not valid yet: the little wolf's path is not one closed loop")
+    assert s["not_saved"].startswith("Not saved: the little wolf's path is not one closed loop")
+    assert s["loop"].startswith("Changed, not saved")
+    assert s["refused"] == "Not changed: a wolf walks on the board's spaces only; touch a space." and r["unchanged"]
+    assert s["exit"].startswith("Changed, not saved") and s["saved"].startswith("Saved in ")
+    words = " ".join(r["words_after"])
+    assert "Die faces (6): white, black, brown, multicoloured (2 faces), big and little wolf." in words
+    assert "Meadow: 5 rows of 8 spaces; the exit is on its east edge" in words
+    assert "The big wolf walks clockwise round 22 spaces" in words
+    assert "The little wolf walks counterclockwise round 10 spaces" in words
+    saved = tomllib.loads((scenarios.config_dir / "boards" / "sheep-hop" / "board.toml").read_text())
+    assert r["note_after"].startswith("Board: as checked at this table")
+    game = r["game_board"]  # the new game's setup carries the corrected board
+    assert game["meadow"] == saved["meadow"] and game["meadow"]["pen"] == "east"
+    assert [f["name"] for f in game["die"]["faces"]] == [f["name"] for f in saved["die"]["faces"]]
+    assert {w["name"]: len(w["path"]) for w in game["wolves"]} == {"big": 22, "little": 10}
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720", "720x1280"])
+def test_battle_sheep_pasture_board_shape_corrected_by_touching_hexes(scenarios, size):
+    import tomllib
+
+    r = scenarios.run("board_check_battle_sheep", size=size, timeout=120)
+    assert any(w.startswith("Each pasture board is 4 hexagons") for w in r["words"])
+    assert r["problems"] == {"shipped": [], "corrected": []}
+    s = r["status"]
+    assert s["three"] == "Not valid yet: a pasture board is 4 hexes: touch 1 more."
+    assert s["not_saved"] == "Not saved: a pasture board is 4 hexes: touch 1 more."
+    assert s["apart"] == "Not changed: a pasture board is hexes joined by sides into one piece."
+    assert r["after_apart"] == [[0, 0], [1, 0], [0, 1]]
+    assert s["four"].startswith("Changed, not saved")
+    assert s["five"] == "Not changed: a pasture board is 4 hexes; touch one of them first to take it off."
+    assert s["saved"].startswith("Saved in ")
+    assert "Each pasture board is 4 hexagons, at (0, 0), (1, 0), (0, 1), (2, 0) (q, r)." in r["words_after"]
+    saved = tomllib.loads((scenarios.config_dir / "boards" / "battle-sheep" / "board.toml").read_text())
+    assert saved["board"]["hexes"] == [[0, 0], [1, 0], [0, 1], [2, 0]]
+    assert r["note_after"].startswith("Board: as checked at this table")
+    assert r["game_board"] == {"hexes": [[0, 0], [1, 0], [0, 1], [2, 0]]}
+
+
+def test_whistle_wizard_checks_each_player_with_a_fresh_blow(scenarios):
+    r = scenarios.run("whistle_check", timeout=180)
+    ann, bob = r["failed"]["Ann"], r["failed"]["Bob"]
+    assert ann["current"].startswith("Ann: heard (33") and "but taken for Bob. Check again, or go on?" in ann["current"]
+    assert "Ann ### 3/3, check failed" in ann["progress"] and ann["status"].startswith("Ann's check blow failed")
+    assert bob["current"] == "Bob: no blow heard. Check again, or go on?"
+    assert not ann["saved"] and not bob["saved"]  # nothing is saved before the checks
+    assert r["problems"] == {"Ann": [], "Bob": []}
+    w = r["wizard"]
+    assert w["state"] == "done", w["error"]
+    assert w["checks"]["Ann"].startswith("recognised (20") and w["checks"]["Bob"].startswith("recognised (33")
+    assert w["notes"] == [] and w["saved"]
+    assert "Ann ### 3/3, checked   Bob ### 3/3, checked" in w["progress"]
+    assert r["heard"] == "Ann"
