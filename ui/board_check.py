@@ -26,6 +26,7 @@ from companion.config import dump_toml, load_toml, save_text_atomic
 from companion.errors import ConfigError, SetupError
 from companion.games.battle_sheep import data as battle_sheep_data
 from companion.games.battle_sheep.hexes import Hex
+from companion.games.sheep_hop.data import STEPS
 
 Cell = tuple[int, int]  # Sheep Hop! meadow space (row, column), row 0 at the top
 
@@ -122,7 +123,7 @@ class BoardCheck:
         try:
             self.validate()
         except (SetupError, ConfigError) as e:
-            hint = getattr(self, f"_hint_{self.game.replace('-', '_')}", lambda: "")()
+            hint = getattr(self, f"_hint_{self.game.replace('-', '_')}", lambda _e: "")(e)
             return hint or str(e)
         return ""
 
@@ -286,7 +287,7 @@ class BoardCheck:
 
     def meadow_size(self, axis: str, delta: int) -> int:
         """Grow or shrink the meadow by a row or column ("rows" / "cols")."""
-        now = self._regular()
+        now, _ = self._regular()
         size = getattr(now, axis) + delta
         if not MEADOW_MIN <= size <= MEADOW_MAX:
             raise Refused(
@@ -300,36 +301,41 @@ class BoardCheck:
 
     def place_exit(self, cell: Cell) -> None:
         """Put the meadow's exit on a place just outside one of its edges; the pen lies beyond it."""
-        now, (r0, c0) = self._regular(), self.meadow()[1]  # type: ignore[index]
-        r, c = cell
-        along = {
-            "north": (r == r0 - 1, c - c0),
-            "south": (r == r0 + now.rows, c - c0),
-            "west": (c == c0 - 1, r - r0),
-            "east": (c == c0 + now.cols, r - r0),
-        }
-        for side, (on, at) in along.items():
-            if on and 0 <= at < (now.cols if side in ("north", "south") else now.rows):
-                self._relayout(Meadow(now.rows, now.cols, side, at))
-                return
-        raise Refused(
-            "Not changed: the exit is a place just outside the meadow, beside one of its edges "
-            "(the pen lies beyond it)."
-        )
+        now, origin = self._regular()
+        where = now.beside(origin).get(cell)
+        if where is None:
+            raise Refused(
+                "Not changed: the exit is a place just outside the meadow, beside one of its edges "
+                "(the pen lies beyond it)."
+            )
+        self._relayout(Meadow(now.rows, now.cols, *where))
 
-    def _regular(self) -> Meadow:
+    def exit_places(self) -> list[Cell]:
+        """Where a touch may put the exit (none for a meadow corrected in the file)."""
+        found = self.meadow()
+        return list(found[0].beside(found[1])) if found else []
+
+    def pen_place(self) -> Cell | None:
+        """One step beyond the exit, where the picture draws the pen (any meadow shape)."""
+        m = self.data["board"]["meadow"]
+        exits = [(r, c) for r, row in enumerate(m["rows"]) for c, ch in enumerate(row) if ch == "E"]
+        if len(exits) != 1 or m["pen"] not in STEPS:
+            return None
+        return (exits[0][0] + STEPS[m["pen"]][0], exits[0][1] + STEPS[m["pen"]][1])
+
+    def _regular(self) -> tuple[Meadow, Cell]:
         found = self.meadow()
         if found is None:
             raise Refused(
                 "Not changed: this meadow is not a rectangle with its exit and starting area beside it; "
                 "correct it in the file (bellwether calibrate board sheep-hop)."
             )
-        return found[0]
+        return found
 
     def _relayout(self, new: Meadow) -> None:
         """Redraw the meadow's rows; the wolves' paths move with the meadow (a path round
         its edge stays round its edge), or the change is refused with nothing changed."""
-        old, old_origin = self.meadow()  # type: ignore[misc]
+        old, old_origin = self._regular()
         rows, origin = new.layout()
         dr, dc = origin[0] - old_origin[0], origin[1] - old_origin[1]
         spaces = _spaces(rows)
@@ -384,9 +390,9 @@ class BoardCheck:
         w["path"] = w["path"][k:] + w["path"][:k]
         return (w["path"][0][0], w["path"][0][1])
 
-    def _hint_sheep_hop(self) -> str:
-        for w in self.data["board"]["wolves"]:
-            if _loop([(r, c) for r, c in w["path"]]) is None:
+    def _hint_sheep_hop(self, error: Exception) -> str:
+        for i, w in enumerate(self.data["board"]["wolves"]):
+            if f".wolves[{i}]" in getattr(error, "key", "") and _loop([(r, c) for r, c in w["path"]]) is None:
                 return (
                     f"the {w['name']} wolf's path is not one closed loop: each of its spaces must be next "
                     "to exactly two others of it (each wolf walks round its own path)."
@@ -429,7 +435,9 @@ class BoardCheck:
                 raise Refused(f"Not changed: a pasture board is {e.expected}.") from None
         self.data["board"]["board"]["hexes"] = [list(p) for p in piece]
 
-    def _hint_battle_sheep(self) -> str:
+    def _hint_battle_sheep(self, error: Exception) -> str:
+        if not getattr(error, "key", "").endswith("board.hexes"):
+            return ""
         missing = battle_sheep_data.HEXES_PER_BOARD - len(self.piece())
         return (
             f"a pasture board is {battle_sheep_data.HEXES_PER_BOARD} hexes: touch {missing} more."
@@ -457,13 +465,7 @@ class Meadow:
     def layout(self) -> tuple[list[str], Cell]:
         """The ``meadow.rows`` strings and where the meadow's top-left space lands in them."""
         cells = {(r, c): "." for r in range(self.rows) for c in range(self.cols)}
-        exit_ = {
-            "north": (-1, self.exit_at),
-            "south": (self.rows, self.exit_at),
-            "west": (self.exit_at, -1),
-            "east": (self.exit_at, self.cols),
-        }[self.pen]
-        cells[exit_] = "E"
+        cells[self._exit()] = "E"
         side = OPPOSITE[self.pen]
         across, down = (self.cols - 3) // 2, (self.rows - 3) // 2
         starts = {"south": (self.rows, across), "north": (-3, across), "east": (down, self.cols), "west": (down, -3)}
@@ -477,6 +479,24 @@ class Meadow:
         for r in range(r0, max(r for r, _ in cells) + 1):
             rows.append("".join(cells.get((r, c), " ") for c in range(c0, c0 + width)))
         return rows, (-r0, -c0)
+
+    def _exit(self) -> Cell:
+        """The exit's place, counted from the meadow's top-left space."""
+        return next(
+            place for place, (side, at) in self.beside((0, 0)).items() if (side, at) == (self.pen, self.exit_at)
+        )
+
+    def beside(self, origin: Cell) -> dict[Cell, tuple[str, int]]:
+        """The places just outside each edge (where an exit may go): place -> (edge, how far along it)."""
+        r0, c0 = origin
+        places = {}
+        for k in range(self.cols):
+            places[(r0 - 1, c0 + k)] = ("north", k)
+            places[(r0 + self.rows, c0 + k)] = ("south", k)
+        for k in range(self.rows):
+            places[(r0 + k, c0 - 1)] = ("west", k)
+            places[(r0 + k, c0 + self.cols)] = ("east", k)
+        return places
 
     def ring(self, origin: Cell) -> list[Cell]:
         """The spaces round the meadow's edge, clockwise from its top-left (the shipped big wolf)."""

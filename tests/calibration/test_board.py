@@ -130,6 +130,7 @@ def test_sheep_hop_refusals_leave_the_board_unchanged(tmp_path: Path) -> None:
     from ui.board_check import BoardCheck, Refused
 
     check = BoardCheck("sheep-hop", 2, str(tmp_path))
+    assert check.pen_place() == (-1, 3) and (0, 3) in check.exit_places() and len(check.exit_places()) == 24
     before = json.dumps(check.data)
     refusals = {
         "a wolf walks on the board's spaces only": lambda: check.toggle_path("big", (0, 0)),
@@ -151,6 +152,9 @@ def test_sheep_hop_refusals_leave_the_board_unchanged(tmp_path: Path) -> None:
     check.data["board"]["meadow"]["rows"][3] = ". ....."
     with pytest.raises(Refused, match="correct it in the file"):
         check.meadow_size("rows", +1)
+    assert check.exit_places() == [] and check.pen_place() == (-1, 3)  # the pen is drawn all the same
+    check.toggle_path("big", (3, 0))  # its paths are still corrected by touch
+    assert [3, 0] not in check.wolf("big")["path"]
     assert any(line.startswith("Meadow: 9 rows of 7") for line in check.describe())
 
 

@@ -54,6 +54,7 @@ class MeadowPicture(Widget):
         width = max((len(r) for r in rows), default=0)
         super().__init__(size_hint=(None, None), size=((width + 2) * cell, (len(rows) + 2) * cell), **kw)
         self.bind(pos=self.redraw, size=self.redraw)
+        self.redraw()
 
     def corner(self, place: Cell) -> tuple[float, float]:
         """The bottom-left pixel of a place; row -1 and column -1 are the margin."""
@@ -143,6 +144,7 @@ class PiecePicture(HexField):
         w, h = (max(xs) - min(xs) + SQRT3) * size, (max(ys) - min(ys) + 2) * size
         super().__init__(size_hint=(None, None), size=(w, h), **kw)
         self.field, self.ghosts, self.on_pick = piece, set(area), on_hex
+        self.redraw()
 
 
 class BoardCheckScreen(Screen):
@@ -152,8 +154,8 @@ class BoardCheckScreen(Screen):
     def prepare(self, game: str, players: int) -> None:
         self.check = BoardCheck(game, players)
         self.ids.title.text = f"Check the board: {registry.get(game).title} ({players} players)"
-        where = "as checked at this table" if self.check.origin == "checked" else self.check.origin
-        self._status(f"Showing the {where} data. Compare it with your board; touch to correct.", False)
+        where = "as checked at this table" if self.check.origin == "checked" else f"as {self.check.origin}"
+        self._status(f"Showing the data {where}. Compare it with your board; touch to correct.", False)
         self.selected = self.check.pastures()[0] if game == "pendleton-hill" else None
         self.meadow_mode = "big"  # what a touch on the Sheep Hop! meadow changes
         self._build()
@@ -276,7 +278,10 @@ class BoardCheckScreen(Screen):
         found = check.meadow()
         if found is None:
             rows.add_widget(
-                self._label("This meadow's shape is corrected in the file; its wolves' paths here.", muted=True)
+                self._label(
+                    "This meadow is not of the shipped form: its shape is corrected in the file, its paths here.",
+                    muted=True,
+                )
             )
         else:
             meadow = found[0]
@@ -311,27 +316,13 @@ class BoardCheckScreen(Screen):
             how = f"Touch a space to add it to the {self.meadow_mode} wolf's path or take it off (a closed loop)."
         rows.add_widget(self._label(how, muted=True, lines=2))
         board = check.data["board"]
-        exits, pen = [], None
-        if found is not None:
-            meadow, (r0, c0) = found
-            exits = [(r0 - 1, c0 + c) for c in range(meadow.cols)] + [
-                (r0 + meadow.rows, c0 + c) for c in range(meadow.cols)
-            ]
-            exits += [(r0 + r, c0 - 1) for r in range(meadow.rows)] + [
-                (r0 + r, c0 + meadow.cols) for r in range(meadow.rows)
-            ]
-            exit_ = next(
-                (r, c) for r, row in enumerate(board["meadow"]["rows"]) for c, ch in enumerate(row) if ch == "E"
-            )
-            step = {"north": (-1, 0), "south": (1, 0), "east": (0, 1), "west": (0, -1)}[meadow.pen]
-            pen = (exit_[0] + step[0], exit_[1] + step[1])
         width = max(len(r) for r in board["meadow"]["rows"]) + 2
         cell = max(theme.touch_size(), min(dp(60), (self.width - dp(24)) / width if self.width > 100 else 0))
         self.meadow_picture = MeadowPicture(
             board["meadow"]["rows"],
             board["wolves"],
-            exits if self.meadow_mode == "exit" else [],
-            pen,
+            check.exit_places() if self.meadow_mode == "exit" else [],
+            check.pen_place(),
             cell,
             self.touch_meadow,
         )
