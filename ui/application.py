@@ -7,6 +7,7 @@ throttled redraw of the screen on show.
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import ScreenManager
 
 from companion import paths, registry
 from companion.errors import BellwetherError, IllegalAction, NothingToUndo
@@ -36,6 +37,33 @@ log = logging.getLogger(__name__)
 CONFIRM_BELOW = 0.6
 REDRAW_EVERY = 0.1  # seconds: at most ten redraws a second, however busy the sensors
 DRAIN_EVERY = 1 / 30
+# A redraw drops widgets that hold GL textures and vertex buffers. Kivy widgets
+# form reference cycles, so only Python's cycle collector frees them, and once
+# the heap is large it runs a full pass rarely: meanwhile the dead widgets' GL
+# memory stays (+25 MB over 20 redraws of the Table, benchmarks/ui_bench.py).
+# So a full collection runs this long after a redraw, at most once per period.
+COLLECT_AFTER = 1.0
+
+
+def _libc_trim() -> Any:
+    """glibc's malloc_trim, or None elsewhere (musl, macOS)."""
+    import ctypes
+    import ctypes.util
+
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_MALLOC_TRIM = _libc_trim()
+
+
+def _trim() -> None:
+    # Freed textures and widgets leave free pages inside the C heap, which glibc
+    # keeps for reuse; malloc_trim gives whole free pages back to the system.
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
 
 
 @dataclass
@@ -74,18 +102,18 @@ class BellwetherApp(App):
         self._spoken: str | None = None
         self._requested: Any = None  # the DiceRequest the sensors were last told
         self._redraw = Clock.create_trigger(self._refresh, REDRAW_EVERY)
+        self._collect = Clock.create_trigger(self._collect_garbage, COLLECT_AFTER)
+        self.collect_ms: list[float] = []  # the last collections' durations (Settings, the benchmark)
 
     # -- building ------------------------------------------------------------
     def build(self) -> ScreenManager:
-        from .screens import SCREENS
+        from .screens import Screens
 
         Window.clearcolor = theme.BACKGROUND
         self.store = Store(paths.database_path(self.options.data_dir))
         if self.store.notice:
             self.message = self.store.notice
-        root = ScreenManager(transition=NoTransition())
-        for name, cls in SCREENS.items():
-            root.add_widget(cls(name=name))
+        root = Screens()
         Window.bind(on_key_down=self._on_key_down)
         Clock.schedule_interval(self._drain, DRAIN_EVERY)
         Clock.schedule_once(self._after_first_frame, 0)
@@ -123,6 +151,11 @@ class BellwetherApp(App):
     def _after_first_frame(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
         self.hub.open_all()
+        # What exists now (Kivy, the app, the screens built so far) lives as long as
+        # the app: frozen out of the collector, later full passes only walk what
+        # play creates, so they stay short (see COLLECT_AFTER).
+        gc.collect()
+        gc.freeze()
 
     def on_stop(self) -> None:
         self.hub.close()
@@ -313,7 +346,7 @@ class BellwetherApp(App):
     def _refresh(self, _dt: float) -> None:
         self.version += 1
         dice = self.session.prompt().dice if self.session is not None and self.session.outcome() is None else None
-        rolling_for_first = self.root is not None and self.root.current == "setup" and self.root.get_screen("setup").rolling
+        rolling_for_first = self.root is not None and self.root.current == "setup" and self.root.current_screen.rolling
         if dice != self._requested and not rolling_for_first:
             self._requested = dice
             self.hub.request(dice)
@@ -321,6 +354,13 @@ class BellwetherApp(App):
         if screen is not None and hasattr(screen, "refresh"):
             screen.refresh()
         self._speak_prompt()
+        self._collect()
+
+    def _collect_garbage(self, _dt: float) -> None:
+        started = time.perf_counter()
+        gc.collect()
+        _trim()
+        self.collect_ms = [*self.collect_ms[-99:], (time.perf_counter() - started) * 1000]
 
     def _speak_prompt(self) -> None:
         if not self.speak or self.session is None:

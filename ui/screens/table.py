@@ -16,6 +16,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.metrics import sp
 from kivy.uix.screenmanager import Screen
 
 from companion.events import ROLL, Event, Source
@@ -73,6 +74,7 @@ class TableScreen(Screen):
         self._entry_drawn: tuple[Any, ...] | None = None
         self._level_clock: Any = None
         self._on_picture = False  # the game's picture takes the answer by touch
+        self._entry_pool: list[Any] = []  # the entry grid's buttons, reused (see _fill_entry)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -185,40 +187,56 @@ class TableScreen(Screen):
             return  # unchanged: rebuilding would replace a button under a finger mid-tap
         self._entry_drawn = tuple(self.selected)
         grid = self.ids.entry
-        grid.clear_widgets()
         # Long answers get two columns, so they wrap less and stay large.
         grid.cols = 2 if any(len(c.label) > LONG_LABEL for c in choices) else 3
+        buttons: list[tuple[str, Any, float]] = []  # (label, what a tap does, largest font)
         heading = []
         if req is not None:
             die, count, faces = req
             shown = [str(f) for f in self.selected] + ["_"] * (count - len(self.selected))
             verb = {"roll": "Enter the dice", "correct": "Correct the dice", "confirm": "Check the dice"}[self.mode]
             heading.append(f"{verb} ({die} × {count}): {' '.join(shown)}")
-            for face in faces:
-                b = FitButton(text=str(face), max_font=26)
-                b.face = face
-                b.bind(on_release=lambda btn: self.enter_face(btn.face))
-                grid.add_widget(b)
+            buttons += [(str(face), ("face", face), 26) for face in faces]
             if self.mode == "confirm":
-                ok = FitButton(text="As read")
-                ok.bind(on_release=lambda *_: self.confirm_pending())
-                grid.add_widget(ok)
+                buttons.append(("As read", ("as-read", None), sp(20)))
             if self.selected:
-                clear = FitButton(text="Clear")
-                clear.bind(on_release=lambda *_: self.clear_faces())
-                grid.add_widget(clear)
+                buttons.append(("Clear", ("clear", None), sp(20)))
         if choices and self.mode == "roll":
             heading.append("or choose:" if req is not None else "Choose:")
-            for c in choices[:MAX_CHOICES]:
-                b = FitButton(text=c.label, max_font=18)
-                b.choice = c
-                b.bind(on_release=lambda btn: self.choose(btn.choice))
-                grid.add_widget(b)
+            buttons += [(c.label, ("choice", c), 18) for c in choices[:MAX_CHOICES]]
         if req is None and not choices:
             heading.append(
                 "Enter it on the picture." if self._on_picture else "Nothing to enter: follow the prompt at the table."
             )
+        self._fill_entry(grid, buttons)
         self.ids.entry_heading.text = " ".join(heading)
+
+    def _fill_entry(self, grid: Any, buttons: list[tuple[str, Any, float]]) -> None:
+        """Show these buttons in the entry grid, reusing the ones already made.
+
+        The grid changes after every roll: new buttons each time would allocate
+        new widgets and (GL) textures, and a button whose text stays the same
+        ("1".."6") keeps its texture.
+        """
+        while len(self._entry_pool) < len(buttons):
+            b = FitButton()
+            b.bind(on_release=self._entry_pressed)
+            self._entry_pool.append(b)
+        grid.clear_widgets()
+        for b, (text, action, font) in zip(self._entry_pool, buttons, strict=False):
+            b.text, b.action, b.max_font = text, action, font
+            grid.add_widget(b)
+
+    def _entry_pressed(self, button: Any) -> None:
+        kind, value = button.action
+        if kind == "face":
+            self.enter_face(value)
+        elif kind == "as-read":
+            self.confirm_pending()
+        elif kind == "clear":
+            self.clear_faces()
+        else:
+            self.choose(value)
 
     # -- input -------------------------------------------------------------
     def enter_face(self, face: Any) -> None:
