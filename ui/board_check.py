@@ -261,7 +261,11 @@ class BoardCheck:
     def face_count(self, kind: str, delta: int) -> int:
         """One face more or fewer of a kind; copies are named kind, kind-2, kind-3 (names are distinct)."""
         counts = self.die_counts()
-        counts[kind] = max(0, min(MAX_FACES, counts[kind] + delta))
+        counts[kind] += delta
+        if counts[kind] < 0:
+            raise Refused(f"Not changed: the die has no {_words(kind)} face already.")
+        if counts[kind] > MAX_FACES:
+            raise Refused(f"Not changed: at most {MAX_FACES} faces of one kind (a die has 6 faces).")
         if not any(counts.values()):
             raise Refused("Not changed: the die needs at least one face.")
         kinds = self._face_kinds()

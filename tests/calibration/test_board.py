@@ -87,14 +87,15 @@ def _new_game_board(game: str, cfg: Path) -> dict:
 
 
 def test_sheep_hop_die_meadow_exit_and_wolves_corrected_saved_and_used(tmp_path: Path) -> None:
-    from ui.board_check import BoardCheck
+    from ui.board_check import BoardCheck, Refused
 
     check = BoardCheck("sheep-hop", 2, str(tmp_path))
     assert check.die_counts() == dict.fromkeys(
         ("white", "black", "brown", "multicoloured", "big-and-little-wolf", "double-big-wolf"), 1
     )
     assert check.face_count("multicoloured", +1) == 2 and check.face_count("double-big-wolf", -1) == 0
-    assert check.face_count("double-big-wolf", -1) == 0  # never below none
+    with pytest.raises(Refused, match=r"^Not changed: the die has no double big wolf face already\.$"):
+        check.face_count("double-big-wolf", -1)
     names = [f["name"] for f in check.data["board"]["die"]["faces"]]
     assert names == ["white", "black", "brown", "multicoloured", "multicoloured-2", "big-and-little-wolf"]
     assert check.face_count("double-big-wolf", +1) == 1  # a kind taken off comes back as shipped
@@ -147,6 +148,10 @@ def test_sheep_hop_refusals_leave_the_board_unchanged(tmp_path: Path) -> None:
         check.face_count(kind, -1)
     with pytest.raises(Refused, match="the die needs at least one face"):
         check.face_count("double-big-wolf", -1)
+    for _ in range(6):  # from none to six white faces, the most of one kind
+        check.face_count("white", +1)
+    with pytest.raises(Refused, match="at most 6 faces of one kind"):
+        check.face_count("white", +1)
     # A meadow this view cannot redraw is corrected in the file; its paths still by touch.
     check.reset()
     check.data["board"]["meadow"]["rows"][3] = ". ....."
