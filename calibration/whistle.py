@@ -2,8 +2,10 @@
 
 The wizard (1) listens to the quiet room, (2) asks each player for N blows,
 showing progress as each is heard, (3) learns the detection band and one
-signature per whistle, then (4) checks every blow against the signatures
-(and, live, asks for one more blow each) before writing the profile.
+signature per whistle, then (4) asks each player for one more blow, heard
+with the new profile (never the blows it was fitted to), and says whether it
+was heard and whose it was taken for, with another try on a miss, before
+writing the profile.
 
 The profile is ``whistle.toml`` in the config dir (``companion.paths.config_dir()``),
 versioned: a missing profile, or one of another version, gives the
@@ -152,15 +154,17 @@ def load_profile(path: str | Path | None = None) -> Profile:
     signatures = []
     for i, w in enumerate(whistles):
         wt = Table(w, path, f"whistle[{i}].")
-        signatures.append(Signature(
-            name=wt.string("name"),
-            peak_hz=wt.number("peak_hz", lo=20, hi=8000),
-            pitch_spread_cents=wt.number("pitch_spread_cents", lo=0),
-            spread_cents=wt.number("spread_cents", 0.0, lo=0),
-            h2_db=wt.number("h2_db", -40.0),
-            am_db=wt.number("am_db", 1.0, lo=0),
-            blows=wt.integer("blows", 0, lo=0),
-        ))
+        signatures.append(
+            Signature(
+                name=wt.string("name"),
+                peak_hz=wt.number("peak_hz", lo=20, hi=8000),
+                pitch_spread_cents=wt.number("pitch_spread_cents", lo=0),
+                spread_cents=wt.number("spread_cents", 0.0, lo=0),
+                h2_db=wt.number("h2_db", -40.0),
+                am_db=wt.number("am_db", 1.0, lo=0),
+                blows=wt.integer("blows", 0, lo=0),
+            )
+        )
     return Profile(
         band_hz=(float(band[0]), float(band[1])) if band else None,
         overrides=overrides,
@@ -205,6 +209,52 @@ def listening_detector(noise_db: tuple[float, ...] | None) -> Any:
     return WhistleDetector(params, noise_db=None if noise_db is None else np.asarray(noise_db))
 
 
+# -- the check -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One fresh blow after calibration, as the new profile hears it."""
+
+    player: str  # who was asked to blow
+    heard: bool  # did the new profile's detector hear a blow at all
+    blower: str | None = None  # whom it attributed the blow to (None: could not tell)
+    peak_hz: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.heard and self.blower == self.player
+
+    def describe(self) -> str:
+        if not self.heard:
+            return "no blow heard"
+        hz = f"{self.peak_hz:.0f} Hz"
+        if self.ok:
+            return f"recognised ({hz})"
+        if self.blower is None:
+            return f"heard ({hz}) but not told apart: the app would ask who blew"
+        return f"heard ({hz}) but taken for {self.blower}"
+
+
+def check_blow(profile: Profile, player: str, blocks: Iterator[Any]) -> CheckResult:
+    """The first blow in ``blocks`` as ``profile`` hears it (blocks recorded after
+    calibration: a check on the blows the profile was fitted to proves nothing)."""
+    det = profile.detector()
+    try:
+        for block in blocks:
+            for d in det.process(block):
+                return CheckResult(player, True, d.blower, float(d.peak_hz))
+    finally:
+        close = getattr(blocks, "close", None)
+        if callable(close):
+            close()  # a live source stops listening at the first blow
+    return CheckResult(player, False)
+
+
+def _never(_result: CheckResult) -> bool:
+    return False
+
+
 # -- the wizard -----------------------------------------------------------------------
 
 
@@ -213,10 +263,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--blows", type=int, default=3, help="blows to record per whistle (default 3)")
     p.add_argument("--quiet-seconds", type=float, default=3.0, help="seconds of quiet room to record (default 3)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each player's blows (default 30)")
-    p.add_argument("--from-wav", metavar="DIR", help="read noise.wav and <player>.wav from DIR instead of the microphone")
+    p.add_argument(
+        "--from-wav", metavar="DIR", help="read noise.wav and <player>.wav from DIR instead of the microphone"
+    )
     p.add_argument("--output", help=f"profile to write (default: {PROFILE_NAME} in the config dir)")
-    p.add_argument("--hear-distant", action="store_true",
-                   help="also report quiet, distant whistles (default: ignore those far quieter than the calibration blows)")
+    p.add_argument(
+        "--hear-distant",
+        action="store_true",
+        help="also report quiet, distant whistles (default: ignore those far quieter than the calibration blows)",
+    )
 
 
 class _Progress:
@@ -231,6 +286,9 @@ class _Progress:
     def bar(self, name: str, done: int, total: int, note: str = "") -> None:
         filled = "#" * done + "-" * (total - done)
         print(f"  {name:<12} [{filled}] {done}/{total} {note}".rstrip(), file=self.stream, flush=True)
+
+    def check(self, result: CheckResult) -> None:
+        self.bar(result.player, int(result.ok), 1, result.describe())
 
 
 def _wav_blocks(path: Path) -> Iterator[Any]:
@@ -263,8 +321,9 @@ def _mic_blocks(seconds: float) -> Iterator[Any]:
         src.close()
 
 
-def _collect_blows(name: str, blocks: Iterator[Any], wanted: int, noise_db: tuple[float, ...] | None,
-                   progress: _Progress) -> list[dict[str, float]]:
+def _collect_blows(
+    name: str, blocks: Iterator[Any], wanted: int, noise_db: tuple[float, ...] | None, progress: _Progress
+) -> list[dict[str, float]]:
     det = listening_detector(noise_db)
     blows: list[dict[str, float]] = []
     progress.bar(name, 0, wanted)
@@ -277,13 +336,25 @@ def _collect_blows(name: str, blocks: Iterator[Any], wanted: int, noise_db: tupl
     return blows
 
 
-def calibrate(players: list[str], blows: int, noise_blocks: Callable[[], Iterator[Any]],
-              player_blocks: Callable[[str], Iterator[Any]], check_blocks: Callable[[str], Iterator[Any] | None],
-              progress: _Progress, hear_distant: bool = False) -> tuple[Profile, list[str]]:
-    """The wizard's steps, independent of where the sound comes from. Returns the profile and check notes."""
+def calibrate(
+    players: list[str],
+    blows: int,
+    noise_blocks: Callable[[], Iterator[Any]],
+    player_blocks: Callable[[str], Iterator[Any]],
+    check_blocks: Callable[[str], Iterator[Any] | None],
+    progress: _Progress,
+    hear_distant: bool = False,
+    again: Callable[[CheckResult], bool] = _never,
+) -> tuple[Profile, list[str]]:
+    """The wizard's steps, independent of where the sound comes from. Returns the profile and check notes.
+
+    ``check_blocks(name)`` is fresh sound for the player's check blow (None: no
+    check for that player); after a check that failed, ``again(result)`` says
+    whether to ask for another check blow.
+    """
     import numpy as np
 
-    from hardware.whistle.signature import Attributor, Signature
+    from hardware.whistle.signature import Signature
 
     progress.step("Step 1: quiet room. Please keep still and quiet...")
     noise = list(noise_blocks())
@@ -298,7 +369,9 @@ def calibrate(players: list[str], blows: int, noise_blocks: Callable[[], Iterato
         progress.step(f"  {name}: blow now.")
         heard = _collect_blows(name, player_blocks(name), blows, noise_db, progress)
         if len(heard) < blows:
-            raise CalibrationError(f"heard {len(heard)} of {blows} blows from {name}; blow longer or closer and run again")
+            raise CalibrationError(
+                f"heard {len(heard)} of {blows} blows from {name}; blow longer or closer and run again"
+            )
         learned[name] = heard
     signatures = tuple(Signature.learn(n, b) for n, b in learned.items())
     band = learn_band([s.peak_hz for s in signatures])
@@ -308,33 +381,49 @@ def calibrate(players: list[str], blows: int, noise_blocks: Callable[[], Iterato
         quietest = min(b["level_db"] for blows_ in learned.values() for b in blows_)
         overrides["min_level_db"] = round(quietest - NEAR_MARGIN_DB, 1)
         progress.step(f"  blows more than {NEAR_MARGIN_DB:g} dB quieter than the quietest heard now will be ignored")
-    profile = Profile(band_hz=band, overrides=overrides, noise_db=noise_db, signatures=signatures,
-                      created=datetime.now(UTC).isoformat(timespec="seconds"))
+    profile = Profile(
+        band_hz=band,
+        overrides=overrides,
+        noise_db=noise_db,
+        signatures=signatures,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
 
     progress.step(f"Step 3: check (detection band {band[0]:.0f}-{band[1]:.0f} Hz).")
-    notes: list[str] = []
-    attribute = Attributor(signatures)
-    for name in players:
-        progress.step(f"  {name}: one more blow, please.")
-        blocks = check_blocks(name)
-        if blocks is None:  # no check recording: check the calibration blows themselves
-            results = [attribute(b)[0] for b in learned[name]]
-        else:
-            det = profile.detector()
-            results = [d.blower for block in blocks for d in det.process(block)]
-        right = sum(r == name for r in results)
-        wrong = sorted({r for r in results if r not in (name, None)})
-        progress.bar(name, right, max(len(results), 1), "recognised" + (f"; taken for {', '.join(wrong)}" if wrong else ""))
-        if not results:
-            notes.append(f"{name}: no blow heard in the check")
-        elif right < len(results):
-            notes.append(f"{name}: {right} of {len(results)} check blows recognised")
+    notes = [note for name in players if (note := _check_player(profile, name, check_blocks, progress, again))]
     for i, a in enumerate(signatures):
         for b in signatures[i + 1 :]:
             cents = abs(1200 * np.log2(a.peak_hz / b.peak_hz))
             if cents < 100:
                 notes.append(f"{a.name} and {b.name} sound alike ({cents:.0f} cents apart): the app will ask who blew")
     return profile, notes
+
+
+def _check_player(
+    profile: Profile,
+    name: str,
+    check_blocks: Callable[[str], Iterator[Any] | None],
+    progress: _Progress,
+    again: Callable[[CheckResult], bool],
+) -> str:
+    """Check blows from ``name`` until one is recognised or the table goes on; a note when none was."""
+    while True:
+        progress.step(f"  {name}, blow once more to check.")
+        blocks = check_blocks(name)
+        if blocks is None:
+            return f"{name}: not checked (no check recording)"
+        result = check_blow(profile, name, blocks)
+        progress.check(result)
+        if result.ok:
+            return ""
+        if not again(result):
+            return f"{name}: check failed, {result.describe()}"
+
+
+def _ask_again(result: CheckResult) -> bool:
+    """At the terminal: another check blow after a failed one?"""
+    answer = input(f"  {result.player}: {result.describe()}. Blow again to check? [Y/n] ")
+    return answer.strip().lower() not in ("n", "no")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -348,18 +437,34 @@ def main(args: argparse.Namespace) -> int:
         folder = Path(args.from_wav)
         for needed in ["noise", *players]:
             if not (folder / f"{needed}.wav").exists():
-                raise CalibrationError(f"{folder / (needed + '.wav')}: no such file (--from-wav needs noise.wav and one WAV per player)")
+                raise CalibrationError(
+                    f"{folder / (needed + '.wav')}: no such file (--from-wav needs noise.wav and one WAV per player)"
+                )
 
         def check(name: str) -> Iterator[Any] | None:
             p = folder / f"check-{name}.wav"
             return _wav_blocks(p) if p.exists() else None
 
-        profile, notes = calibrate(players, args.blows, lambda: _wav_blocks(folder / "noise.wav"),
-                                   lambda n: _wav_blocks(folder / f"{n}.wav"), check, progress, args.hear_distant)
+        profile, notes = calibrate(
+            players,
+            args.blows,
+            lambda: _wav_blocks(folder / "noise.wav"),
+            lambda n: _wav_blocks(folder / f"{n}.wav"),
+            check,
+            progress,
+            args.hear_distant,
+        )
     else:
-        profile, notes = calibrate(players, args.blows, lambda: _mic_blocks(args.quiet_seconds),
-                                   lambda n: _mic_blocks(args.timeout), lambda n: _mic_blocks(min(args.timeout, 10.0)),
-                                   progress, args.hear_distant)
+        profile, notes = calibrate(
+            players,
+            args.blows,
+            lambda: _mic_blocks(args.quiet_seconds),
+            lambda n: _mic_blocks(args.timeout),
+            lambda n: _mic_blocks(min(args.timeout, 10.0)),
+            progress,
+            args.hear_distant,
+            _ask_again,
+        )
     for note in notes:
         progress.step(f"  note: {note}")
     out = profile.save(Path(args.output) if args.output else profile_path(getattr(args, "config_dir", None)))

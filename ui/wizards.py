@@ -66,6 +66,7 @@ class _Wizard:
 
 
 SETTLE_S = 1.5  # seconds of a previous blow's tail skipped before listening to the next player
+CHECK_S = 10.0  # seconds to wait for a check blow before saying none was heard
 
 
 def _level_db(block: Any) -> float:
@@ -93,12 +94,41 @@ class WhistleWizard(_Wizard):
         self.quiet_s = quiet_s
         self.per_player_s = per_player_s
         self.path = path
+        self.check_s = CHECK_S
         self.notes: list[str] = []
+        self.checks: dict[str, Any] = {}  # player -> calibration.whistle.CheckResult of the last check blow
+        self.asking = ""  # the player whose check failed, while the table chooses: check again or go on
+        self._choice = threading.Event()
+        self._again = False
 
     @property
     def current(self) -> str:
         """What the table should do now (the wizard's last instruction)."""
         return self.lines[-1] if self.lines else ""
+
+    # the calibration module's progress interface, for the check blows
+    def check(self, result: Any) -> None:
+        self.checks[result.player] = result
+        if result.ok:
+            self.step(f"{result.player}: {result.describe()}.")
+
+    def answer(self, again: bool) -> None:
+        """The table's choice after a failed check (from the screen): another check blow, or go on."""
+        self._again = again
+        self._choice.set()
+
+    def _ask_again(self, result: Any) -> bool:
+        """After a failed check, wait (in the worker) for the table's choice on the screen."""
+        self._choice.clear()
+        self.asking = result.player
+        self.step(f"{result.player}: {result.describe()}. Check again, or go on?")
+        try:
+            while not self._choice.wait(0.1):
+                if self._stop.is_set():
+                    raise RuntimeError("stopped before the check was done")
+        finally:
+            self.asking = ""
+        return self._again
 
     def start(self) -> None:
         from calibration.whistle import calibrate, profile_path
@@ -115,26 +145,31 @@ class WhistleWizard(_Wizard):
                     quiet.append(_level_db(block))
                     yield block
 
-            def player(name: str) -> Iterator[Any]:
-                # The last player's blow may still be sounding when the next is
+            def listen(seconds: float) -> Iterator[Any]:
+                # The last blow may still be sounding when the next player is
                 # asked: its tail is not this player's (at most SETTLE_S of it).
                 floor = (sum(quiet) / len(quiet) if quiet else -90.0) + 10.0
                 settling = SETTLE_S
-                for block in tap.blocks(self.per_player_s, self._stop):
+                for block in tap.blocks(seconds, self._stop):
                     if settling > 0 and _level_db(block) > floor:
                         settling -= len(block) / tap.rate
                         continue
                     settling = 0.0
                     yield block
 
+            def check(name: str) -> Iterator[Any]:
+                tap.drain()  # sound from while the table was choosing is no check blow
+                return listen(self.check_s)
+
             try:
                 profile, self.notes = calibrate(
                     self.players,
                     self.blows,
                     room,
-                    player,
-                    lambda name: None,  # the check: the calibration blows themselves
+                    lambda name: listen(self.per_player_s),
+                    check,  # fresh blows, never the ones the profile was fitted to
                     self,
+                    again=self._ask_again,
                 )
             finally:
                 detach(self.sensor, tap)

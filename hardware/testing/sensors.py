@@ -229,12 +229,18 @@ def learned_profile(pitches: Mapping[str, float], blows: int = 3) -> Any:
 class WhistleRig:
     """The real ``WhistleSensor`` (calibrated for ``players``) over a ``LiveMicrophone``."""
 
-    def __init__(self, players: Sequence[str] = (), out: queue.Queue[Any] | None = None,
-                 pitches: Mapping[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        players: Sequence[str] = (),
+        out: queue.Queue[Any] | None = None,
+        pitches: Mapping[str, float] | None = None,
+    ) -> None:
         from calibration.whistle import Profile
         from hardware.whistle.sensor import WhistleSensor
 
-        self.pitches = dict(pitches) if pitches is not None else {p: PITCHES[i % len(PITCHES)] for i, p in enumerate(players)}
+        self.pitches = (
+            dict(pitches) if pitches is not None else {p: PITCHES[i % len(PITCHES)] for i, p in enumerate(players)}
+        )
         self.profile = learned_profile(self.pitches) if self.pitches else Profile()
         self.microphone = LiveMicrophone()
         self.sensor = WhistleSensor(self.microphone, self.profile.detector(), out)
@@ -256,8 +262,9 @@ DEFAULT_PINS: dict[str, int] = {
 class ButtonsRig:
     """The real ``ButtonsSensor`` on gpiozero's ``MockFactory``."""
 
-    def __init__(self, pins: Mapping[str, int] | None = None, out: queue.Queue[Any] | None = None,
-                 scheme: str = "faces") -> None:
+    def __init__(
+        self, pins: Mapping[str, int] | None = None, out: queue.Queue[Any] | None = None, scheme: str = "faces"
+    ) -> None:
         from hardware.buttons import ButtonMap, ButtonsSensor, pin_factory
 
         self.map = ButtonMap(pins=dict(pins or DEFAULT_PINS), scheme=scheme, backend="mock")

@@ -76,8 +76,9 @@ class WhistleSensor(Sensor):
         self._thread: threading.Thread | None = None
 
     @classmethod
-    def from_config(cls, out: queue.Queue[Any] | None = None, settings: AudioSettings | None = None,
-                    profile: Any = None) -> WhistleSensor:
+    def from_config(
+        cls, out: queue.Queue[Any] | None = None, settings: AudioSettings | None = None, profile: Any = None
+    ) -> WhistleSensor:
         """The configured microphone and the calibrated (or default) detector."""
         from calibration.whistle import load_profile
 

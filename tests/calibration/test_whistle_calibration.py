@@ -63,10 +63,18 @@ def test_wizard_from_wav_writes_a_profile_that_attributes(cli, recordings, tmp_p
 
 
 def test_profile_round_trip(tmp_path):
-    sigs = (Signature("Shaun", 1800.0, 12.5, 4.0, -38.0, 1.5, 3), Signature('Ti"mmy', 2700.0, 20.0, 30.0, -20.0, 3.0, 3))
+    sigs = (
+        Signature("Shaun", 1800.0, 12.5, 4.0, -38.0, 1.5, 3),
+        Signature('Ti"mmy', 2700.0, 20.0, 30.0, -20.0, 3.0, 3),
+    )
     noise = tuple(float(v) for v in np.linspace(-90, -60, 257).round(1))
-    p = Profile(band_hz=(1350.0, 3645.0), overrides={"on_snr_db": 15.0, "min_strong_frames": 4},
-                noise_db=noise, signatures=sigs, created="2026-11-29T12:00:00+00:00")
+    p = Profile(
+        band_hz=(1350.0, 3645.0),
+        overrides={"on_snr_db": 15.0, "min_strong_frames": 4},
+        noise_db=noise,
+        signatures=sigs,
+        created="2026-11-29T12:00:00+00:00",
+    )
     path = p.save(tmp_path / "w.toml")
     back = load_profile(path)
     assert back.band_hz == p.band_hz and back.overrides == p.overrides and back.noise_db == noise
@@ -92,9 +100,15 @@ def test_missing_or_stale_profile_gives_defaults_that_detect(tmp_path):
 @pytest.mark.parametrize(
     "body, message",
     [
-        ("[detector]\nband_hz = [3000.0, 1000.0]\n", "detector.band_hz: expected [low, high] with 0 < low < high <= 8000"),
+        (
+            "[detector]\nband_hz = [3000.0, 1000.0]\n",
+            "detector.band_hz: expected [low, high] with 0 < low < high <= 8000",
+        ),
         ("[detector]\nloudness = 3.0\n", "detector.loudness: expected one of band_hz,"),
-        ('[[whistle]]\nname = "A"\npeak_hz = "high"\npitch_spread_cents = 1.0\n', "whistle[0].peak_hz: expected a number"),
+        (
+            '[[whistle]]\nname = "A"\npeak_hz = "high"\npitch_spread_cents = 1.0\n',
+            "whistle[0].peak_hz: expected a number",
+        ),
         ("[noise]\nspectrum_db = [1.0, 2.0]\n", "noise.spectrum_db: expected 257 values"),
         ("version = 1\n[detector\n", "(file): expected valid TOML"),
     ],
@@ -126,3 +140,81 @@ def test_wizard_errors_are_one_line(cli, recordings, tmp_path):
     assert r.returncode == 1 and "Nobody.wav: no such file" in r.stderr and "Traceback" not in r.stderr
     r = cli("calibrate", "whistle", "--players", "A,A", "--from-wav", str(recordings))
     assert r.returncode == 1 and "expected distinct comma-separated names" in r.stderr
+
+
+# -- the check blows: fresh sound, heard with the new profile --------------------------
+
+
+def _calibrate_with_checks(checks: dict[str, list], again=None):
+    """Ann (2000 Hz) and Bob (3300 Hz) calibrated from generated blows; each player's
+    check blows come from ``checks[name]`` (one recording per try, None: no check)."""
+    import io
+
+    from calibration.whistle import _Progress, calibrate
+    from hardware.testing.sensors import blocks_of, blows_recording
+
+    pitches = {"Ann": 2000.0, "Bob": 3300.0}
+    asked: list[str] = []
+    tries = {name: iter(recordings) for name, recordings in checks.items()}
+
+    def check(name: str):
+        asked.append(name)
+        recording = next(tries[name])
+        return None if recording is None else blocks_of(recording)
+
+    out = io.StringIO()
+    profile, notes = calibrate(
+        list(pitches),
+        3,
+        lambda: blocks_of(ta.noise(1.5, 0.003, seed=3)),
+        lambda name: blocks_of(blows_recording(pitches[name], 3, seed=len(name))),
+        check,
+        _Progress(out),
+        **({} if again is None else {"again": again}),
+    )
+    return profile, notes, asked, out.getvalue()
+
+
+def _one_blow(hz: float, seed: int = 40):
+    from hardware.testing.sensors import blows_recording
+
+    return blows_recording(hz, 1, seed=seed)
+
+
+def test_a_check_blow_taken_for_another_player_is_tried_again():
+    seen = []
+
+    def again(result):
+        seen.append(result)
+        return True
+
+    _profile, notes, asked, out = _calibrate_with_checks(
+        {"Ann": [_one_blow(3300.0), _one_blow(2000.0)], "Bob": [_one_blow(3300.0, seed=41)]}, again
+    )
+    assert asked == ["Ann", "Ann", "Bob"] and notes == []
+    (wrong,) = seen
+    assert wrong.player == "Ann" and wrong.heard and wrong.blower == "Bob" and not wrong.ok
+    assert wrong.describe().startswith("heard (33") and wrong.describe().endswith("but taken for Bob")
+    assert out.count("Ann, blow once more to check.") == 2
+    assert "Ann          [-] 0/1 heard (33" in out and "Ann          [#] 1/1 recognised (20" in out
+
+
+def test_a_check_with_no_blow_says_so_and_the_table_may_go_on():
+    quiet = ta.noise(2.0, 0.003, seed=9)
+    _profile, notes, asked, out = _calibrate_with_checks({"Ann": [quiet], "Bob": [_one_blow(3300.0)]})
+    assert asked == ["Ann", "Bob"]  # no retry asked for: the default goes on
+    assert notes == ["Ann: check failed, no blow heard"]
+    assert "Ann          [-] 0/1 no blow heard" in out
+
+
+def test_the_check_never_reuses_the_calibration_blows():
+    """Without a fresh check recording nothing is claimed as checked, and silence after
+    calibration is no blow, however well the fitted blows themselves would match."""
+    from calibration.whistle import check_blow
+    from hardware.testing.sensors import blocks_of
+
+    profile, notes, _asked, out = _calibrate_with_checks({"Ann": [None], "Bob": [None]})
+    assert notes == ["Ann: not checked (no check recording)", "Bob: not checked (no check recording)"]
+    assert "recognised" not in out
+    result = check_blow(profile, "Ann", blocks_of(ta.noise(1.0, 0.003, seed=5)))
+    assert not result.heard and result.describe() == "no blow heard"

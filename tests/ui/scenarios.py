@@ -656,6 +656,8 @@ def calibrate(ctx: Ctx) -> Iterator[float]:
         for _ in range(3):
             mic.blow(freq=hz, duration=0.45)
             yield 1.0
+    for name, hz in (("Ann", 2000.0), ("Bob", 3300.0)):  # the check: one fresh blow each
+        yield from _blow_when_asked(ctx, wizard, mic, f"{name}, blow once more to check", hz)
     yield from wait_for(lambda: wizard.state in ("done", "failed"), 20)
     ctx.result["wizard"] = {"state": wizard.state, "error": wizard.error, "bars": wizard.bars, "progress": screen.progress.text,
                             "status": screen.ids.status.text, "saved": str(wizard.saved)}
@@ -785,7 +787,7 @@ def camera_profile_live(ctx: Ctx) -> Iterator[float]:
     screen = ctx.screen
     rng = np.random.default_rng(8)
     cam.show_frame(empty_tray(rng, "warm"))
-    yield from wait_for(lambda: screen.preview_widget.texture is not None)
+    yield from wait_for(lambda: screen.preview_widget.frame_size == (640, 480))  # not the rig's first, smaller frame
     yield 0.4  # the layout settles
     yield from _drag_tray(ctx, screen.preview_widget, (24, 20), (616, 460))
     ctx.result["tray"] = list(screen.camera.profile.tray or ())
@@ -915,3 +917,69 @@ def board_check_battle_sheep(ctx: Ctx) -> Iterator[float]:
     yield from touch((2, -1))  # a fifth
     status["five"] = check.ids.status.text
     yield from _save_and_start(ctx, "board-check-battle-sheep-corrected")
+
+
+def _blow_when_asked(ctx: Ctx, wizard: Any, mic: Any, asked: str, hz: float, blows: int = 1) -> Iterator[float]:
+    """As a person would: once the whistle wizard's instruction says ``asked``, read it, then blow."""
+    yield from wait_for(lambda: asked in wizard.current or wizard.state == "failed", 20)
+    assert wizard.state != "failed", wizard.error
+    yield 0.7
+    for _ in range(blows):
+        mic.blow(freq=hz, duration=0.45)
+        yield 1.0
+
+
+@scenario(whistlers=())
+def whistle_check(ctx: Ctx) -> Iterator[float]:
+    """The whistle wizard's check blows: after the calibration blows each player blows
+    once more; a blow taken for another player and a check with no blow are reported
+    with Check again, and only then is the profile saved and used."""
+    from calibration.whistle import profile_path
+
+    app, mic = ctx.app, ctx.rigs["whistle"]
+    app.new_game("tally", {"players": [{"name": "Ann"}, {"name": "Bob"}]})
+    yield 0.3
+    yield from ctx.tap_text("Settings")
+    yield from ctx.tap_text("Calibrate")
+    screen = ctx.screen
+    yield from ctx.tap_text("Calibrate whistles")
+    wizard = screen.whistles
+    pitches = {"Ann": 2000.0, "Bob": 3300.0}
+    for name, hz in pitches.items():
+        yield from _blow_when_asked(ctx, wizard, mic, f"{name}: blow now", hz, blows=3)
+
+    def failed_check(name: str) -> Iterator[float]:
+        yield from wait_for(lambda: wizard.asking == name, 20)
+        yield 0.3  # the screen's tick
+        ctx.result.setdefault("failed", {})[name] = {
+            "current": wizard.current,
+            "progress": screen.progress.text,
+            "status": screen.ids.status.text,
+            "saved": profile_path().exists(),
+        }
+        ctx.result.setdefault("problems", {})[name] = ctx.check(f"calibrate-whistle-check-{name}")
+        yield from ctx.tap_text("Check again")
+
+    # Ann blows Bob's whistle by mistake; then her own.
+    yield from _blow_when_asked(ctx, wizard, mic, "Ann, blow once more to check", pitches["Bob"])
+    yield from failed_check("Ann")
+    yield from _blow_when_asked(ctx, wizard, mic, "Ann, blow once more to check", pitches["Ann"])
+    # Bob does not blow at all (the check waits, then says so); then he does.
+    yield from _until_line(ctx, wizard, "Bob, blow once more to check")
+    yield from failed_check("Bob")
+    yield from _blow_when_asked(ctx, wizard, mic, "Bob, blow once more to check", pitches["Bob"])
+    yield from wait_for(lambda: wizard.state in ("done", "failed"), 20)
+    yield 0.3
+    ctx.result["wizard"] = {
+        "state": wizard.state,
+        "error": wizard.error,
+        "notes": wizard.notes,
+        "checks": {n: r.describe() for n, r in wizard.checks.items()},
+        "progress": screen.progress.text,
+        "saved": profile_path().exists(),
+    }
+    ctx.shot("calibrate-whistle-checked")
+    before = app.last_whistle
+    mic.blow(freq=pitches["Ann"])  # the running microphone knows the checked profile
+    yield from wait_for(lambda: app.last_whistle is not before)
+    ctx.result["heard"] = app.last_whistle.player

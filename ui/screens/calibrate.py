@@ -213,6 +213,22 @@ class CalibrateScreen(Screen):
         body.add_widget(self._row(self._label(f"Whistles of {', '.join(players)}"), self.whistle_button))
         self.progress = self._label(height=dp(50), max_font=sp(18))
         body.add_widget(self.progress)
+        # Shown only after a failed check blow: another check, or go on without it.
+        self.check_row = self._row(
+            self._button("Check again", lambda: self.answer_check(True)),
+            self._button("Go on", lambda: self.answer_check(False)),
+        )
+        body.add_widget(self.check_row)
+        self._show_check_row(False)
+
+    def _show_check_row(self, shown: bool) -> None:
+        self.check_row.height = theme.touch_size() if shown else 0
+        self.check_row.opacity = 1 if shown else 0
+        self.check_row.disabled = not shown
+
+    def answer_check(self, again: bool) -> None:
+        if self.whistles is not None and self.whistles.asking:
+            self.whistles.answer(again)
 
     def _detach_spectrum(self) -> None:
         from hardware.whistle.spectrum import detach
@@ -257,13 +273,16 @@ class CalibrateScreen(Screen):
         elif w is None:
             self._say("Each player blows three times when asked; the room should be quiet first.")
         else:
-            bars = "   ".join(f"{n} {'#' * d}{'-' * (t - d)} {d}/{t}" for n, (d, t, _note) in w.bars.items())
+            bars = "   ".join(_whistle_bar(n, d, t, w.checks.get(n)) for n, (d, t, _note) in w.bars.items())
             self.progress.text = w.current + ("\n" + bars if bars else "")
+            self._show_check_row(bool(w.asking))
             self.whistle_button.text = "Stop" if w.running else "Calibrate whistles"
             if w.state == "failed":
                 self._say(f"Not calibrated: {w.error}", True)
             elif w.state == "done":
                 self._say(f"Saved: {w.saved}")
+            elif w.asking:
+                self._say(f"{w.asking}'s check blow failed: Check again, or Go on without it.", True)
             else:
                 self._say("Listening…")
 
@@ -375,6 +394,12 @@ class CalibrateScreen(Screen):
 
     def tick(self, _dt: float) -> None:
         getattr(self, f"_tick_{self.tab}")()
+
+
+def _whistle_bar(name: str, done: int, total: int, check: Any) -> str:
+    """A player's blows heard, then the check blow's verdict (in words: the font has no tick marks)."""
+    verdict = "" if check is None else ", checked" if check.ok else ", check failed"
+    return f"{name} {'#' * done}{'-' * (total - done)} {done}/{total}{verdict}"
 
 
 load_kv(__file__)
