@@ -1,27 +1,33 @@
 """Start-up time and resident memory of the touchscreen app, in a real window.
 
-    .venv/bin/python benchmarks/ui_bench.py [taps] [camera_events]
+    .venv/bin/python benchmarks/ui_bench.py [--game fleeced] [--taps 60] [--camera 300]
 
 The app runs in a child process (a real Kivy window; under Xvfb when there is
-no DISPLAY) and plays a scripted game of Tally: every player's roll entered by
-a mouse click on the face buttons (the window's own mouse provider), a burst of camera readings through the
-sensor queue, and visits to the Log and Results screens.  The real sensors
-(camera, microphone, buttons) are opened as in play, so their modules
-(OpenCV, numpy, PyAudio) count in the memory even when the devices are absent.  This process samples
-the child's /proc status every 50 ms.
+no DISPLAY) and plays a scripted game (Fleeced! with four players by default):
+each step a mouse click, through the window's own mouse provider, on what the
+Table offers and shows (a die face when dice are asked for, else one of the
+offered answers, chosen by a seeded random generator), then a burst of camera
+readings through the sensor queue, then visits to the Log, Results and Settings
+screens.  The real sensors (camera, microphone, buttons) are opened as in play,
+so their modules count in the memory when their devices can be there.  This
+process samples the child's /proc status every 50 ms.
 
 Start-up is measured twice: from process launch to the first drawn frame (what
 a person waits for), and the app's own construction (from ``App.run`` to the
-first frame).  Memory is VmRSS; its split into anonymous and file-backed pages
-is printed because under Xvfb the software OpenGL renderer (Mesa llvmpipe,
-with LLVM) maps ~90 MB of shared library pages that a Pi's GPU driver does not.
+first frame).  Memory is VmRSS, split into anonymous and file-backed pages:
+under Xvfb the OpenGL renderer is Mesa's llvmpipe, in software, and a bare
+Kivy window with one label is already ~125 MB resident (54 MB of it LLVM's
+shared library).  The app's garbage collections after redraws (see
+``ui.application.COLLECT_AFTER``) are timed too: they run on the UI thread.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -29,13 +35,15 @@ import tempfile
 import threading
 import time
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def child(out: str, taps: int, camera: int) -> None:
+def child(out: str, game: str, taps: int, camera: int) -> None:
     t0 = float(os.environ["UI_BENCH_T0"])
     # UI_BENCH_TRACE=1: also the Python heap per phase (slower), to tell Python's
     # share of the memory from the GL driver's.
@@ -55,6 +63,7 @@ def child(out: str, taps: int, camera: int) -> None:
     from ui.sensors import SensorHub
 
     testing.register()
+    chooser = random.Random(0)  # the scripted table's choices: the same every run
 
     class Camera(Sensor):
         name = "bench-dice"  # beside the real sensors, which stay offline here without devices
@@ -72,7 +81,31 @@ def child(out: str, taps: int, camera: int) -> None:
         if tracing:
             phases[phase + " (python heap)"] = tracemalloc.get_traced_memory()[0] // (1024 * 1024)
 
-    def script():
+    def tap(button: Any) -> Iterator[float]:
+        # A mouse click through the window, as on a desktop: Kivy's own test
+        # touches (kivy.tests) would import pytest (~4 MB) into the measured process.
+        x, y = button.to_window(*button.center)
+        Window.dispatch("on_mouse_down", x, Window.height - y, "left", {})
+        yield 0.03
+        Window.dispatch("on_mouse_up", x, Window.height - y, "left", {})
+        yield 0.3  # the ScrollView passes the tap on 0.2 s after release
+
+    def answer(table: Any, i: int) -> Any:
+        """What the scripted table taps: a die face when dice are asked for, else one of the offered answers."""
+        view = table.ids.entry.parent  # the ScrollView: a person taps only what it shows
+        left, bottom = view.parent.to_window(view.x, view.y)
+
+        def shown(b: Any) -> bool:
+            x, y = b.to_window(*b.center)
+            return left <= x <= left + view.width and bottom <= y <= bottom + view.height
+
+        buttons = [b for b in reversed(table.ids.entry.children) if b.text != "Clear" and shown(b)]
+        if not buttons:
+            return None
+        faces = [b for b in buttons if b.text in "123456"]
+        return faces[i % len(faces)] if faces else buttons[chooser.randrange(len(buttons))]
+
+    def script() -> Iterator[float]:
         while app.first_frame_at is None:
             yield 0.02
         marks["first_frame_since_launch"] = time.time() - t0
@@ -80,26 +113,24 @@ def child(out: str, taps: int, camera: int) -> None:
         print("READY", flush=True)
         yield 0.5
         rss("home")
-        app.new_game("tally", {"players": [{"name": n} for n in ("Ann", "Bob", "Cy", "Di")]})
+        app.new_game(game, {"players": [{"name": n} for n in ("Ann", "Bob", "Cy", "Di")]})
         yield 0.5
         table = app.root.get_screen("table")
         started = time.perf_counter()
+        tapped = 0
         for i in range(taps):
-            face = str(i % 6 + 1)
-            button = next(b for b in table.ids.entry.children if b.text == face)
-            # A mouse click through the window, as on a desktop: Kivy's own test
-            # touches (kivy.tests) would import pytest (~4 MB) into the measured process.
-            x, y = button.to_window(*button.center)
-            Window.dispatch("on_mouse_down", x, Window.height - y, "left", {})
-            yield 0.03
-            Window.dispatch("on_mouse_up", x, Window.height - y, "left", {})
-            yield 0.3  # the ScrollView passes the tap on 0.2 s after release
-        marks["taps_per_s"] = taps / (time.perf_counter() - started)
+            button = answer(table, i)
+            if button is None or app.session.outcome() is not None:
+                break
+            yield from tap(button)
+            tapped += 1
+        marks["taps"] = tapped
+        marks["taps_per_s"] = tapped / (time.perf_counter() - started)
         rss("after touches")
         started = time.perf_counter()
         for i in range(camera):
             cam.emit(Event(ROLL, {"die": "d6", "faces": [i % 6 + 1]}, None, time.time(), Source.CAMERA, 0.95))
-        while len(app.session.events) < taps + camera:
+        while not hub.queue.empty():
             yield 0.02
         marks["camera_events_per_s"] = camera / (time.perf_counter() - started)
         yield 0.3
@@ -109,6 +140,7 @@ def child(out: str, taps: int, camera: int) -> None:
             yield 0.5
             rss(screen)
         marks["events"] = len(app.session.events)
+        marks["gc_ms"] = sorted(app.collect_ms)
         marks["phases"] = phases
         print("DONE " + json.dumps(marks), flush=True)
         app.stop()
@@ -137,8 +169,16 @@ def _status(pid: int) -> dict[str, int]:
 
 
 def main() -> int:
-    taps = int(sys.argv[1]) if len(sys.argv) > 1 else 60
-    camera = int(sys.argv[2]) if len(sys.argv) > 2 else 300
+    parser = argparse.ArgumentParser(description="Start-up time and resident memory of the app in a real window.")
+    parser.add_argument(
+        "--game", default="fleeced", help="the game played (default fleeced; tally = the core's test game)"
+    )
+    parser.add_argument("--taps", type=int, default=60, help="touches on the Table's answers (default 60)")
+    parser.add_argument(
+        "--camera", type=int, default=300, help="camera readings sent through the sensor queue (default 300)"
+    )
+    args = parser.parse_args()
+    game, taps, camera = args.game, args.taps, args.camera
     from benchmarks._machine import describe
 
     xvfb = None
@@ -146,14 +186,21 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="ui-bench-"))
     if not env.get("DISPLAY"):
         n = next(n for n in range(190, 290) if not Path(f"/tmp/.X{n}-lock").exists())
-        xvfb = subprocess.Popen([shutil.which("Xvfb") or "Xvfb", f":{n}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], stderr=subprocess.DEVNULL)
+        xvfb = subprocess.Popen(
+            [shutil.which("Xvfb") or "Xvfb", f":{n}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(1.0)
         env["DISPLAY"] = f":{n}"
     env.update(KIVY_HOME=str(tmp / "kivy"), KIVY_NO_ARGS="1", UI_BENCH_T0=repr(time.time()))
     try:
         proc = subprocess.Popen(
-            [sys.executable, __file__, "--child", str(tmp / "out"), str(taps), str(camera)],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            [sys.executable, __file__, "--child", str(tmp / "out"), game, str(taps), str(camera)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
         )
         lines: list[str] = []
         reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
@@ -182,17 +229,28 @@ def main() -> int:
     print(f"machine: {describe()} (shared; load {os.getloadavg()[0]:.1f})")
     print(f"start-up, launch to first frame: {marks['first_frame_since_launch']:.2f} s")
     print(f"start-up, App.run to first frame: {marks['first_frame_since_run']:.2f} s")
-    print(f"played: {marks['events']} events ({taps} touches at {marks['taps_per_s']:.1f}/s, "
-          f"{camera} camera readings at {marks['camera_events_per_s']:.0f}/s), then Log, Results, Settings")
+    print(
+        f"played {game}: {marks['events']} events ({marks['taps']} touches at {marks['taps_per_s']:.1f}/s, "
+        f"{camera} camera readings at {marks['camera_events_per_s']:.0f}/s), then Log, Results, Settings"
+    )
     print("resident memory by phase (MB): " + ", ".join(f"{k} {v}" for k, v in marks["phases"].items()))
-    print(f"resident memory in play: peak {max(play) / 1024:.0f} MB, median {sorted(play)[len(play) // 2] / 1024:.0f} MB")
-    print(f"  of the peak: anonymous {peak.get('RssAnon', 0) / 1024:.0f} MB, file-backed {peak.get('RssFile', 0) / 1024:.0f} MB "
-          "(mostly the GL driver's shared libraries)")
+    print(
+        f"resident memory in play: peak {max(play) / 1024:.0f} MB, median {sorted(play)[len(play) // 2] / 1024:.0f} MB"
+    )
+    print(
+        f"  of the peak: anonymous {peak.get('RssAnon', 0) / 1024:.0f} MB, file-backed {peak.get('RssFile', 0) / 1024:.0f} MB "
+        "(mostly the GL driver's shared libraries)"
+    )
+    gc_ms = marks["gc_ms"]
+    if gc_ms:
+        print(
+            f"garbage collections after redraws: {len(gc_ms)}, median {gc_ms[len(gc_ms) // 2]:.1f} ms, longest {gc_ms[-1]:.1f} ms"
+        )
     return 0
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        child(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
         sys.exit(0)
     sys.exit(main())
