@@ -14,13 +14,15 @@ worker thread converts, resamples and detects.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
+import os
 import queue
 import threading
 import time
 import wave
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -247,7 +249,29 @@ class InputDevice:
 def _pyaudio_factory() -> Any:
     import pyaudio
 
-    return pyaudio.PyAudio()
+    # PortAudio probes every host API when it starts: ALSA's and JACK's C libraries
+    # print a screenful of "unable to open slave" / "cannot connect to server" lines
+    # on machines without those devices.  Only that probe is silenced; failures
+    # still reach us as exceptions and become the sensor's one-line reason.
+    with _quiet_stderr():
+        return pyaudio.PyAudio()
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Send file descriptor 2 (C libraries write there directly) to /dev/null for a moment."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all (a service with it closed): nothing to silence
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def list_devices(pa: Any = None) -> list[InputDevice]:

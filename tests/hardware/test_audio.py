@@ -166,8 +166,12 @@ def test_device_lost_mid_stream_goes_offline_then_online_again():
     sensor = _Recorder(queue.Queue())
     stop = threading.Event()
     blocks: list[int] = []
-    thread = threading.Thread(target=run_source, args=(source, sensor, lambda b: blocks.append(len(b)), stop),
-                              kwargs={"backoff": (0.02, 0.1)}, daemon=True)
+    thread = threading.Thread(
+        target=run_source,
+        args=(source, sensor, lambda b: blocks.append(len(b)), stop),
+        kwargs={"backoff": (0.02, 0.1)},
+        daemon=True,
+    )
     thread.start()
     statuses: list[SensorStatus] = []
     deadline = time.monotonic() + 10
@@ -249,3 +253,25 @@ def test_wav_sample_widths(tmp_path, width):
     y, rate = read_wav(path)
     assert rate == RATE and len(y) == len(x)
     np.testing.assert_allclose(y, x, atol=0.01)
+
+
+def test_portaudio_probe_prints_nothing_and_stderr_still_works():
+    """The real PyAudio, in a real process: ALSA/JACK probe noise is silenced, later stderr is not."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from hardware.audio import list_devices\n"
+        "list_devices()\n"
+        "print('after the probe', file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "after the probe\n"
