@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,7 @@ class _Wizard:
 
 SETTLE_S = 1.5  # seconds of a previous blow's tail skipped before listening to the next player
 CHECK_S = 10.0  # seconds to wait for a check blow before saying none was heard
+CHOICE_S = 300.0  # seconds to wait for Check again / Go on before giving up (nothing is saved)
 
 
 def _level_db(block: Any) -> float:
@@ -122,10 +124,13 @@ class WhistleWizard(_Wizard):
         self._choice.clear()
         self.asking = result.player
         self.step(f"{result.player}: {result.describe()}. Check again, or go on?")
+        deadline = time.monotonic() + CHOICE_S
         try:
             while not self._choice.wait(0.1):
                 if self._stop.is_set():
-                    raise RuntimeError("stopped before the check was done")
+                    raise RuntimeError("stopped before the check was done; nothing saved")
+                if time.monotonic() > deadline:  # nobody at the screen: an unchecked profile is not saved
+                    raise RuntimeError(f"no answer after {result.player}'s check; nothing saved")
         finally:
             self.asking = ""
         return self._again
@@ -262,10 +267,15 @@ class CameraWizard(_Wizard):
     def __init__(self, preview: FramePreview, path: Path | None = None) -> None:
         super().__init__()
         from calibration.camera import CameraProfile, load_profile, profile_path
+        from companion.errors import BellwetherError
 
         self.preview = preview
         self.path = path or profile_path()
-        self.profile = load_profile(self.path) if self.path.exists() else CameraProfile()
+        try:
+            self.profile = load_profile(self.path) if self.path.exists() else CameraProfile()
+        except BellwetherError as e:  # a hand-edited profile gone bad must not close the screen
+            self.profile = CameraProfile()
+            self.step(f"{e}; Save writes a new profile.")
         self.die = "panic"
         self.empty: Any = None
         self.frames: dict[str, Any] = {}

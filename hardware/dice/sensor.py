@@ -118,9 +118,15 @@ class DiceSensor(Sensor):
         return None
 
     def _report_profile(self) -> None:
-        if self._source is not None and self.online:
-            note = f"; not used, the old profile stays: {self.profile_error}" if self.profile_error else ""
-            self.set_status(True, self._source.description + note)
+        if self.online:
+            self._set_online()
+
+    def _set_online(self) -> None:
+        """Online, with the camera in use and a profile that could not be used (if any)."""
+        source = self._source  # read once: the worker may drop it meanwhile
+        if source is not None:
+            note = f"; {self.profile_error} (not used, the old profile stays)" if self.profile_error else ""
+            self.set_status(True, source.description + note)
 
     def _watch(self) -> None:
         """Reload the profile when its file changed (checked every ``watch_s``; a stat is cheap)."""
@@ -188,7 +194,7 @@ class DiceSensor(Sensor):
         except SensorError as e:
             self.set_status(False, str(e))
             return False
-        self.set_status(True, self._source.description)
+        self._set_online()
         return True
 
     def _close(self) -> None:
@@ -233,8 +239,8 @@ class DiceSensor(Sensor):
                 self.set_status(False, f"dice reading failed ({type(e).__name__}); retrying")
                 self._stop.wait(delay)
                 continue
-            if not self.online and self._source is not None:
-                self.set_status(True, self._source.description)
+            if not self.online:
+                self._set_online()
             if period:
                 self._stop.wait(max(0.0, period - (time.monotonic() - started)))
 

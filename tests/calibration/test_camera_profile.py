@@ -139,3 +139,50 @@ def test_live_wizard_captures_each_face_from_the_camera(
     assert profile.camera["backend"] == "video" and [f.name for f in profile.dice["regroup"].faces] == ["+", "X"]
     frame, _ = render(np.random.default_rng(42), [("regroup", "X"), ("regroup", "+")], "dim")
     assert sorted(r.face for r in DiceReader.from_profile(profile).read(frame, "regroup")) == ["+", "X"]
+
+
+# -- the touchscreen's camera wizard (ui.wizards, plain Python) ----------------------------
+
+
+def _sampled(cam: object, rng: np.random.Generator) -> None:
+    """The regroup die captured as the Calibrate screen does: the empty tray, then each face."""
+    cam.choose_die("regroup")
+    for frame in (empty_tray(rng, "warm"), *(render(rng, [("regroup", f)], "warm", tilt=False)[0] for f in ("+", "X"))):
+        cam.preview.see(frame)
+        cam.capture()
+
+
+def test_the_screen_wizard_has_the_running_sensor_use_the_saved_die(tmp_path: Path) -> None:
+    from hardware.dice.sensor import DiceSensor
+    from hardware.testing.sensors import TableCamera
+    from ui.wizards import CameraWizard, FramePreview
+
+    sensor = DiceSensor(TableCamera)
+    cam = CameraWizard(FramePreview(), tmp_path / "camera.toml")
+    _sampled(cam, np.random.default_rng(3))
+    assert cam.save(sensor) == ""
+    assert cam.lines[-1].endswith("the camera reads the regroup die now.")
+    assert sensor.reader.kinds() == ["d6", "regroup"] and sensor.profile_path == tmp_path / "camera.toml"
+
+
+def test_the_screen_wizard_starts_afresh_from_a_bad_profile_and_says_why(tmp_path: Path) -> None:
+    from ui.wizards import CameraWizard, FramePreview
+
+    path = tmp_path / "camera.toml"
+    path.write_text("version = 1\n[tray]\nregion = [0, 0, 5]\n")
+    cam = CameraWizard(FramePreview(), path)
+    assert cam.profile.dice == {} and cam.lines == [
+        f"{path}: tray.region: expected [x, y, width, height] with width and height >= 16, got [0, 0, 5];"
+        " Save writes a new profile."
+    ]
+
+    class Refusing:  # a sensor that cannot use what was saved keeps its old profile
+        def reload(self, saved: Path) -> str:
+            return f"{saved}: dice.regroup.kind: expected one of colour, symbol"
+
+    _sampled(cam, np.random.default_rng(4))
+    error = cam.save(Refusing())
+    assert error.endswith("expected one of colour, symbol")
+    assert cam.lines[-1] == f"Saved {path}, but the camera keeps its old profile: {error}"
+    cam.save(None)
+    assert cam.lines[-1] == f"Saved {path}; no camera is open: it reads the regroup die from the next start."
