@@ -670,7 +670,7 @@ def calibrate(ctx: Ctx) -> Iterator[float]:
     yield from ctx.tap_text("Camera")
     rng = np.random.default_rng(4)
     cam.camera.show_frame(empty_tray(rng))
-    yield from wait_for(lambda: screen.preview_widget.texture is not None)
+    yield from wait_for(lambda: screen.preview_widget.frame_size == (640, 480))  # not the rig's first, smaller frame
     yield 0.4  # the layout settles
     from kivy.tests.common import UnitTestTouch
 
