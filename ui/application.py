@@ -103,7 +103,7 @@ class BellwetherApp(App):
         self._requested: Any = None  # the DiceRequest the sensors were last told
         self._redraw = Clock.create_trigger(self._refresh, REDRAW_EVERY)
         self._collect = Clock.create_trigger(self._collect_garbage, COLLECT_AFTER)
-        self.collect_ms: list[float] = []  # the last collections' durations (Settings, the benchmark)
+        self.collect_ms: list[float] = []  # the last collections' durations, in ms (benchmarks/ui_bench.py)
 
     # -- building ------------------------------------------------------------
     def build(self) -> ScreenManager:
