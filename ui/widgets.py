@@ -50,7 +50,9 @@ class FitMixin:
         core.resolve_font_name()
         avail = self.text_size[0]
         words = set(self.text.split())
-        size = float(self.max_font)
+        # Whole-pixel sizes, always floats: SDL2_ttf opens (and Kivy caches, up to
+        # 64) one font per distinct size text, so 13 and 13.0 would be two fonts.
+        size = float(round(self.max_font))
         while True:
             core.options["font_size"] = size
             tw, th = core.render()
@@ -59,7 +61,7 @@ class FitMixin:
             whole = all(core.get_extents(w)[0] <= avail for w in words)
             if (th <= self.height and tw <= self.width and whole) or size <= self.min_font:
                 break
-            size = max(float(self.min_font), math.floor(size * 0.88))
+            size = max(float(round(self.min_font)), float(math.floor(size * 0.88)))
         self.font_size = size
         self.texture_update()  # one texture, at the size that fits, before the next frame
 
