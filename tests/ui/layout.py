@@ -2,7 +2,8 @@
 
 Text is clipped when a label's rendered texture is larger than the label, and
 overlaps when two labels' rectangles intersect; buttons too small to touch
-are reported as well.  Only what is actually visible counts: labels with no
+are reported as well, and characters the label's font has no glyph for
+(they would show as an empty box).  Only what is actually visible counts: labels with no
 text, zero size or zero opacity, and rows scrolled out of a ScrollView, are
 skipped.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.core.window import Window
 from kivy.uix.button import ButtonBehavior
 from kivy.uix.label import Label
@@ -18,6 +20,22 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 
 SLACK = 1.0  # pixels of rounding
+NO_GLYPH = "\ue000"  # a private-use character: no font the app uses draws it
+_missing: dict[tuple[str, str, bool], bool] = {}
+
+
+def _pixels(text: str, font: str, bold: bool) -> bytes:
+    label = CoreLabel(text=text, font_name=font, bold=bold, font_size=24)
+    label.refresh()
+    return bytes(label.texture.pixels)
+
+
+def _no_glyph(ch: str, font: str, bold: bool) -> bool:
+    """Whether the font draws ``ch`` as its missing-glyph box."""
+    key = (ch, font, bold)
+    if key not in _missing:
+        _missing[key] = _pixels(ch, font, bold) == _pixels(NO_GLYPH, font, bold)
+    return _missing[key]
 
 
 def _visible(w: Any) -> bool:
@@ -87,6 +105,9 @@ def check(root: Any, min_touch: float) -> list[str]:
             problems.append(f"button {w.text!r} is {w.width:.0f}x{w.height:.0f} px, under {min_touch:.0f} px")
         if not w.text:
             continue
+        boxes = sorted({ch for ch in w.text if ord(ch) > 127 and _no_glyph(ch, w.font_name, w.bold)})
+        if boxes:
+            problems.append(f"no glyph for {''.join(boxes)!r} in {w.text[:40]!r} ({w.font_name})")
         if not fully_shown and not _inside(rect, (0, 0, Window.width, Window.height)):
             problems.append(f"label {w.text[:40]!r} runs off the window: {rect}")
         tw, th = w.texture_size

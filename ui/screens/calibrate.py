@@ -383,7 +383,7 @@ class CalibrateScreen(Screen):
             return
         for role, label in self.role_labels.items():
             pin = label.text.split(": pin ")[1].split(" ")[0]
-            label.text = f"{role}: pin {pin}" + (" ✓ ok" if role in t.ok else "")
+            label.text = f"{role}: pin {pin}" + (" — works" if role in t.ok else "")
         self.test_button.disabled = t.state == RUNNING
         if t.state == "failed":
             self._say(f"Button test: {t.error}", True)
