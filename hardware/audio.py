@@ -14,15 +14,13 @@ worker thread converts, resamples and detects.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
-import os
 import queue
 import threading
 import time
 import wave
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -117,7 +115,7 @@ def _pcm_to_float(data: bytes, width: int, channels: int) -> np.ndarray:
         x = np.frombuffer(data, "<i2").astype(np.float32) / 32768
     elif width == 3:
         b = np.frombuffer(data, np.uint8).reshape(-1, 3)
-        i = (b[:, 0].astype(np.int32) | (b[:, 1].astype(np.int32) << 8) | (b[:, 2].astype(np.int32) << 16))
+        i = b[:, 0].astype(np.int32) | (b[:, 1].astype(np.int32) << 8) | (b[:, 2].astype(np.int32) << 16)
         x = (np.where(i >= 1 << 23, i - (1 << 24), i) / float(1 << 23)).astype(np.float32)
     elif width == 4:
         x = np.frombuffer(data, "<i4").astype(np.float32) / 2**31
@@ -163,8 +161,15 @@ class AudioSource(Protocol):
 class ArraySource:
     """An in-memory signal, handed out in live-sized blocks."""
 
-    def __init__(self, samples: np.ndarray, rate: int = RATE, block_s: float = BLOCK_S, loop: bool = False,
-                 realtime: bool = False, description: str = "in-memory signal") -> None:
+    def __init__(
+        self,
+        samples: np.ndarray,
+        rate: int = RATE,
+        block_s: float = BLOCK_S,
+        loop: bool = False,
+        realtime: bool = False,
+        description: str = "in-memory signal",
+    ) -> None:
         self.samples = np.asarray(samples, np.float32)
         self.rate = rate
         self.block = max(1, round(block_s * rate))
@@ -249,29 +254,45 @@ class InputDevice:
 def _pyaudio_factory() -> Any:
     import pyaudio
 
-    # PortAudio probes every host API when it starts: ALSA's and JACK's C libraries
-    # print a screenful of "unable to open slave" / "cannot connect to server" lines
-    # on machines without those devices.  Only that probe is silenced; failures
-    # still reach us as exceptions and become the sensor's one-line reason.
-    with _quiet_stderr():
-        return pyaudio.PyAudio()
+    _quiet_sound_libraries()
+    return pyaudio.PyAudio()
 
 
-@contextlib.contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """Send file descriptor 2 (C libraries write there directly) to /dev/null for a moment."""
-    try:
-        saved = os.dup(2)
-    except OSError:  # no stderr at all (a service with it closed): nothing to silence
-        yield
-        return
-    try:
-        with open(os.devnull, "wb") as null:
-            os.dup2(null.fileno(), 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
+# PortAudio probes every host API when it starts: ALSA's and JACK's C libraries
+# then print a screenful of "Unknown PCM cards.pcm.surround51" / JackShm lines
+# on any machine without those devices, at every reconnect attempt.  Their own
+# error hooks are pointed at quiet handlers instead (only their messages; the
+# rest of stderr is untouched).  Failures still reach us as PortAudio errors and
+# become the sensor's one-line reason.  The ctypes callbacks live here for good:
+# the libraries keep calling them.
+_SOUND_HOOKS: list[Any] = []
+_SOUND_HOOKS_LOCK = threading.Lock()
+
+
+def _quiet_sound_libraries() -> None:
+    import ctypes
+
+    with _SOUND_HOOKS_LOCK:
+        if _SOUND_HOOKS:
+            return
+        # snd_lib_error_handler_t(file, line, function, err, fmt, ...): the varargs are ignored.
+        alsa_hook = ctypes.CFUNCTYPE(
+            None, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p
+        )(lambda *_: None)
+        jack_hook = ctypes.CFUNCTYPE(None, ctypes.c_char_p)(
+            lambda msg: log.debug("jack: %s", msg.decode(errors="replace"))
+        )
+        _SOUND_HOOKS.extend((alsa_hook, jack_hook))
+        for library, setters, hook in (
+            ("libasound.so.2", ("snd_lib_error_set_handler",), alsa_hook),
+            ("libjack.so.0", ("jack_set_error_function", "jack_set_info_function"), jack_hook),
+        ):
+            try:
+                lib = ctypes.CDLL(library)
+                for setter in setters:
+                    getattr(lib, setter)(hook)
+            except (OSError, AttributeError):  # not installed here (no ALSA, no JACK): nothing to quiet
+                continue
 
 
 def list_devices(pa: Any = None) -> list[InputDevice]:
@@ -283,7 +304,9 @@ def list_devices(pa: Any = None) -> list[InputDevice]:
         for i in range(pa.get_device_count()):
             info = pa.get_device_info_by_index(i)
             if int(info.get("maxInputChannels", 0)) > 0:
-                found.append(InputDevice(i, str(info["name"]), int(info["maxInputChannels"]), float(info["defaultSampleRate"])))
+                found.append(
+                    InputDevice(i, str(info["name"]), int(info["maxInputChannels"]), float(info["defaultSampleRate"]))
+                )
         return found
     finally:
         if own:
@@ -299,7 +322,9 @@ def find_device(devices: list[InputDevice], wanted: int | str | None) -> InputDe
         for d in devices:
             if d.index == index:
                 return d
-        raise SensorError(f"no input device with index {index} (have: {', '.join(str(d.index) for d in devices) or 'none'})")
+        raise SensorError(
+            f"no input device with index {index} (have: {', '.join(str(d.index) for d in devices) or 'none'})"
+        )
     for d in devices:
         if wanted.lower() in d.name.lower():
             return d
@@ -314,8 +339,13 @@ class PyAudioSource:
     found only by starting again.
     """
 
-    def __init__(self, device: int | str | None = None, block_s: float = BLOCK_S, stall_s: float = 2.0,
-                 pyaudio_factory: Callable[[], Any] = _pyaudio_factory) -> None:
+    def __init__(
+        self,
+        device: int | str | None = None,
+        block_s: float = BLOCK_S,
+        stall_s: float = 2.0,
+        pyaudio_factory: Callable[[], Any] = _pyaudio_factory,
+    ) -> None:
         self.device = device
         self.block_s = block_s
         self.stall_s = stall_s  # no sound for this long: the device is gone even if PortAudio does not say so
@@ -419,8 +449,12 @@ class AudioSettings:
 
     @classmethod
     def from_table(cls, t: Table) -> AudioSettings:
-        device = t.get("device", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool),
-                       "a device index or part of its name", None)
+        device = t.get(
+            "device",
+            lambda v: isinstance(v, (int, str)) and not isinstance(v, bool),
+            "a device index or part of its name",
+            None,
+        )
         wav = t.string("wav", None)
         return cls(
             backend=t.string("backend", None, choices=BACKENDS),
@@ -466,13 +500,15 @@ def open_source(settings: AudioSettings | None = None) -> tuple[str, AudioSource
     backends: dict[str, Callable[[], AudioSource]] = {
         "pyaudio": pyaudio_source,
         "wav": wav,
-        "memory": lambda: ArraySource(demo_signal(), block_s=block_s, loop=True, realtime=True,
-                                      description="demo signal"),
+        "memory": lambda: ArraySource(
+            demo_signal(), block_s=block_s, loop=True, realtime=True, description="demo signal"
+        ),
     }
     # With nothing chosen only the real microphone is tried: a demo signal
     # silently standing in for it would blow fake whistles into a real game.
-    return choose_backend("microphone", backends, env=BACKEND_ENV, configured=s.backend, order=("pyaudio",),
-                          config_file=s.file)
+    return choose_backend(
+        "microphone", backends, env=BACKEND_ENV, configured=s.backend, order=("pyaudio",), config_file=s.file
+    )
 
 
 # -- the worker loop -------------------------------------------------------------------
