@@ -52,16 +52,17 @@ class FitMixin:
         words = set(self.text.split())
         # Whole-pixel sizes, always floats: SDL2_ttf opens (and Kivy caches, up to
         # 64) one font per distinct size text, so 13 and 13.0 would be two fonts.
-        size = float(round(self.max_font))
+        smallest = float(round(self.min_font))
+        size = max(smallest, float(round(self.max_font)))
         while True:
             core.options["font_size"] = size
             tw, th = core.render()
             # Kivy breaks a word wider than the line mid-word ("multicolour/ed"):
             # that counts as not fitting, like text taller than the box.
             whole = all(core.get_extents(w)[0] <= avail for w in words)
-            if (th <= self.height and tw <= self.width and whole) or size <= self.min_font:
+            if (th <= self.height and tw <= self.width and whole) or size <= smallest:
                 break
-            size = max(float(round(self.min_font)), float(math.floor(size * 0.88)))
+            size = max(smallest, float(math.floor(size * 0.88)))
         self.font_size = size
         self.texture_update()  # one texture, at the size that fits, before the next frame
 

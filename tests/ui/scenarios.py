@@ -983,3 +983,38 @@ def whistle_check(ctx: Ctx) -> Iterator[float]:
     mic.blow(freq=pitches["Ann"])  # the running microphone knows the checked profile
     yield from wait_for(lambda: app.last_whistle is not before)
     ctx.result["heard"] = app.last_whistle.player
+
+
+@scenario()
+def held_tap_during_reading(ctx: Ctx) -> Iterator[float]:
+    """A finger held on a die face while the camera's reading lands: lifting it does not enter that face
+    (the reused button may be showing another answer by then)."""
+    from kivy.tests.common import UnitTestTouch
+
+    app = ctx.app
+    yield from start_tally(ctx)
+    entry = app.root.get_screen("table").ids.entry
+    button = ctx.button("4", entry)
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()
+    yield 0.6  # held past the ScrollView's decision: the button itself is pressed now
+    ctx.result["pressed"] = button.state
+    ctx.rigs["dice"].roll("d6", [5], 0.93)  # Ann's roll read by the camera meanwhile
+    yield from wait_for(lambda: len(app.session.events) == 1)
+    yield 0.3  # the refresh has given the entry grid Bob's question
+    touch.touch_up()
+    yield 0.5
+    ctx.result["faces"] = [list(e.get("faces", ())) for e in app.session.events]
+    ctx.result["sources"] = [e.source.value for e in app.session.events]
+
+
+@scenario()
+def fit_smallest_font(ctx: Ctx) -> Iterator[float]:
+    """Text that can never fit, with a smallest font between whole pixels: the fitting stops at it."""
+    from ui.widgets import FitLabel
+
+    label = FitLabel(text="far too many words for this tiny box " * 6, min_font=9.6, max_font=30,
+                     size_hint=(None, None), size=(60, 20))
+    ctx.screen.add_widget(label)
+    yield 0.5
+    ctx.result["font_size"] = label.font_size

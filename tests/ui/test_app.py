@@ -345,3 +345,14 @@ def test_whistle_wizard_checks_each_player_with_a_fresh_blow(scenarios):
     assert w["notes"] == [] and w["saved"]
     assert "Ann ### 3/3, checked   Bob ### 3/3, checked" in w["progress"]
     assert r["heard"] == "Ann"
+
+
+def test_a_held_face_lifted_after_a_reading_enters_nothing(scenarios):
+    r = scenarios.run("held_tap_during_reading")
+    assert r["pressed"] == "down"
+    assert r["faces"] == [[5]] and r["sources"] == ["camera"]
+
+
+def test_fitting_stops_at_the_smallest_font_between_pixels(scenarios):
+    r = scenarios.run("fit_smallest_font", timeout=30)
+    assert r["font_size"] == 10.0

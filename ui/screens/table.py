@@ -220,14 +220,30 @@ class TableScreen(Screen):
         """
         while len(self._entry_pool) < len(buttons):
             b = FitButton()
-            b.bind(on_release=self._entry_pressed)
+            b.pressed = None
+            b.bind(on_press=self._entry_down, on_release=self._entry_pressed)
             self._entry_pool.append(b)
         grid.clear_widgets()
         for b, (text, action, font) in zip(self._entry_pool, buttons, strict=False):
             b.text, b.action, b.max_font = text, action, font
             grid.add_widget(b)
 
+    @staticmethod
+    def _moment(button: Any) -> tuple[Any, int]:
+        """What a button answers, and to which point of the game."""
+        session = App.get_running_app().session
+        return button.action, len(session.log) if session is not None else -1
+
+    def _entry_down(self, button: Any) -> None:
+        button.pressed = self._moment(button)
+
     def _entry_pressed(self, button: Any) -> None:
+        # A reading can arrive while a finger rests on a button: the game has moved
+        # on (and this reused button may show another answer), so lifting the finger
+        # answers nothing; the table sees the new question and taps again.
+        pressed, button.pressed = button.pressed, None
+        if pressed != self._moment(button):
+            return
         kind, value = button.action
         if kind == "face":
             self.enter_face(value)
