@@ -4,6 +4,7 @@ its key and what was expected (``ConfigError``), never a traceback."""
 from __future__ import annotations
 
 import os
+import time
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -163,10 +164,32 @@ def dump_toml(data: Mapping[str, Any], comment: str = "") -> str:
 
 
 def save_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write a profile so that a crash never leaves half of one behind."""
+    """Write a profile so that a crash or power cut never leaves half of one behind."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())  # the new text is on disk before it replaces the old
     tmp.replace(p)
     return p
+
+
+def aside_name(path: str | os.PathLike[str]) -> Path:
+    """A free name beside ``path`` for a file we cannot use: ``NAME.unreadable-<time>[-n]``."""
+    p = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = p.with_name(f"{p.name}.unreadable-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = p.with_name(f"{p.name}.unreadable-{stamp}-{n}")
+    return target
+
+
+def move_aside(path: str | os.PathLike[str]) -> Path:
+    """Keep a file we cannot use under ``aside_name``: never overwritten, for a person to look at."""
+    target = aside_name(path)
+    Path(path).rename(target)
+    return target

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .config import aside_name
 from .errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -145,12 +146,7 @@ class Store:
         return None
 
     def _move_aside(self, reason: str) -> None:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.unreadable-{stamp}")
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.path.with_name(f"{self.path.name}.unreadable-{stamp}-{n}")
+        target = aside_name(self.path)
         for suffix in ("", "-wal", "-shm"):
             src = Path(f"{self.path}{suffix}")
             if src.exists():

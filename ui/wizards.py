@@ -271,11 +271,13 @@ class CameraWizard(_Wizard):
 
         self.preview = preview
         self.path = path or profile_path()
+        self.unusable = False  # the file there could not be read: Save keeps it aside, never overwrites it
         try:
             self.profile = load_profile(self.path) if self.path.exists() else CameraProfile()
         except BellwetherError as e:  # a hand-edited profile gone bad must not close the screen
             self.profile = CameraProfile()
-            self.step(f"{e}; Save writes a new profile.")
+            self.unusable = True
+            self.step(f"{e}; Save keeps that file aside and writes a new profile.")
         self.die = "panic"
         self.empty: Any = None
         self.frames: dict[str, Any] = {}
@@ -329,6 +331,11 @@ class CameraWizard(_Wizard):
         self.profile.dice[self.die] = sample_die(
             self.die, kind, self.frames, die_px, self.empty, self.profile.tray, self.step
         )
+        if self.unusable and self.path.exists():
+            from companion.config import move_aside
+
+            self.step(f"The unreadable profile is kept as {move_aside(self.path)}.")
+            self.unusable = False
         self.saved = self.profile.save(self.path)
         if not callable(getattr(sensor, "reload", None)):
             self.step(f"Saved {self.saved}; no camera is open: it reads the {self.die} die from the next start.")

@@ -169,11 +169,12 @@ def test_the_screen_wizard_starts_afresh_from_a_bad_profile_and_says_why(tmp_pat
     from ui.wizards import CameraWizard, FramePreview
 
     path = tmp_path / "camera.toml"
-    path.write_text("version = 1\n[tray]\nregion = [0, 0, 5]\n")
+    bad = "version = 1\n[tray]\nregion = [0, 0, 5]\n"
+    path.write_text(bad)
     cam = CameraWizard(FramePreview(), path)
     assert cam.profile.dice == {} and cam.lines == [
         f"{path}: tray.region: expected [x, y, width, height] with width and height >= 16, got [0, 0, 5];"
-        " Save writes a new profile."
+        " Save keeps that file aside and writes a new profile."
     ]
 
     class Refusing:  # a sensor that cannot use what was saved keeps its old profile
@@ -183,6 +184,9 @@ def test_the_screen_wizard_starts_afresh_from_a_bad_profile_and_says_why(tmp_pat
     _sampled(cam, np.random.default_rng(4))
     error = cam.save(Refusing())
     assert error.endswith("expected one of colour, symbol")
+    # The table's file is never overwritten: it is kept beside the new profile, word for word.
+    (kept,) = tmp_path.glob("camera.toml.unreadable-*")
+    assert kept.read_text() == bad and cam.lines[-2] == f"The unreadable profile is kept as {kept}."
     assert cam.lines[-1] == f"Saved {path}, but the camera keeps its old profile: {error}"
     cam.save(None)
     assert cam.lines[-1] == f"Saved {path}; no camera is open: it reads the regroup die from the next start."
