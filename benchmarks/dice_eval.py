@@ -37,8 +37,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--manifest", type=Path, default=shared_data() / "dice" / "webcam-train" / "manifest.csv")
     ap.add_argument("--list", action="store_true", help="list every failure")
-    ap.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), default=0,
-                    help="turn every photo clockwise by this many degrees before reading it")
+    ap.add_argument(
+        "--rotate",
+        type=int,
+        choices=(0, 90, 180, 270),
+        default=0,
+        help="turn every photo clockwise by this many degrees before reading it",
+    )
     args = ap.parse_args()
     turn = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}.get(args.rotate)
     read = read_pips if turn is None else (lambda frame: read_pips(cv2.rotate(frame, turn)))
@@ -46,10 +51,14 @@ def main() -> int:
     f = result.to_json()
     turned = f", turned {args.rotate} degrees" if args.rotate else ""
     print(f"pip dice, {args.manifest.parent.name}{turned}: {f['images']} images")
-    print(f"  image accuracy {f['image_accuracy']:.3f}   die accuracy {f['die_accuracy']:.3f}   "
-          f"count accuracy {f['count_accuracy']:.3f}   (target: image accuracy >= 0.97)")
-    print(f"  ms per 640x480 frame (CPU, 1 thread): p50 {f['ms_per_frame_p50']:.1f}  p95 {f['ms_per_frame_p95']:.1f}"
-          "   (target <= 30)")
+    print(
+        f"  image accuracy {f['image_accuracy']:.3f}   die accuracy {f['die_accuracy']:.3f}   "
+        f"count accuracy {f['count_accuracy']:.3f}   (target: image accuracy >= 0.97)"
+    )
+    print(
+        f"  ms per 640x480 frame (CPU, 1 thread): p50 {f['ms_per_frame_p50']:.1f}  p95 {f['ms_per_frame_p95']:.1f}"
+        "   (target <= 30)"
+    )
     kinds: Counter[str] = Counter()
     for _name, want, got in result.failures:
         extra = sum((Counter(got) - Counter(want)).values())

@@ -183,7 +183,17 @@ def _blobs(
             continue
         contrast = float(hat[y : y + h, x : x + w][roi > 0].mean()) / max(float(closed[int(cy), int(cx)]), 1.0)
         pips.append(
-            Pip(float(cx), float(cy), float(area), elong, contrast, (x, y, w, h), surround, uniformity, fill=area / (w * h))
+            Pip(
+                float(cx),
+                float(cy),
+                float(area),
+                elong,
+                contrast,
+                (x, y, w, h),
+                surround,
+                uniformity,
+                fill=area / (w * h),
+            )
         )
     return pips, merged
 
@@ -368,8 +378,12 @@ def top_probability(features: np.ndarray, model: TopModel | None = None) -> np.n
         from . import pip_model
 
         model = TopModel(pip_model.MEAN, pip_model.SCALE, pip_model.WEIGHTS, pip_model.BIAS)
-    features = expand(features)
-    z = ((features - np.asarray(model.mean)) / np.asarray(model.scale)) @ np.asarray(model.weights) + model.bias
+    return logistic(expand(features), model)
+
+
+def logistic(design: np.ndarray, model: TopModel) -> np.ndarray:
+    """A logistic regression over a design matrix, standardised as in training."""
+    z = ((design - np.asarray(model.mean)) / np.asarray(model.scale)) @ np.asarray(model.weights) + model.bias
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
 
@@ -429,11 +443,15 @@ def estimate_nadir(
     return (0.5 - params.nadir_distance * h * ux / w, 0.5 - params.nadir_distance * uy)
 
 
+Regions = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # labels, stats, depth (half resolution), foot point
+
+
 def locate_pips(
     gray: np.ndarray, params: PipParams, scale: float | None = None
-) -> tuple[list[Pip], list[int], tuple[np.ndarray, np.ndarray, np.ndarray]]:
+) -> tuple[list[Pip], list[int], Regions]:
     """Candidate pips, the bright region each lies on (0 = none), and the
-    regions (labels, stats, depth at half resolution)."""
+    regions (labels, stats, depth at half resolution) with the camera's foot
+    point (full-resolution pixels)."""
     scale = gray.shape[1] / params.reference_width if scale is None else scale
     pips = find_pips(gray, params, scale)
     labels, stats, depth = die_regions(gray, pips, params, scale)
@@ -463,7 +481,7 @@ def locate_pips(
             u /= max(float(np.linalg.norm(u)), 1e-6)
             away = float(np.clip(np.dot(np.array([q.x, q.y]) - centre, u) / q.diameter, -4.0, 4.0))
             out[n] = replace(q, away=away)
-    return out, regions, (labels, stats, depth)
+    return out, regions, (labels, stats, depth, foot)
 
 
 FACE_FEATURES = (
@@ -500,6 +518,40 @@ class FaceCandidate:
     x: float
     y: float
     d: float
+    patch: np.ndarray  # face_patch: the die around it as the face model sees it
+
+
+PATCH_SIZE = 16  # side of a face patch (pixels)
+PATCH_SPAN = 8.0  # pip diameters it covers: a die (6.5) and a little of what lies around it
+
+
+def face_patch(gray: np.ndarray, cx: float, cy: float, d: float, level: float, foot: np.ndarray) -> np.ndarray:
+    """The die around a face candidate as a small picture the face model weighs
+    pixel by pixel: 16 x 16 samples over 8 pip diameters, turned so that the
+    camera's foot point lies below it, in units of the face's own brightness.
+
+    Turned so, every die is seen alike whatever the camera's position: its
+    side faces below the top face, the table beyond it above.  A real top face
+    is a bright square centred on its pips with the shaded side faces under
+    it; a pattern made of a top pip and a side pip straddles an edge, and a
+    spot on a laptop or a label lies in no die.  Relative brightness, so dim
+    and bright light agree.
+    """
+    u = np.array([cx, cy]) - foot
+    norm = float(np.linalg.norm(u))
+    u = u / norm if norm > 1e-6 else np.array([0.0, -1.0])  # at the foot point itself: any way round
+    step = PATCH_SPAN * d / PATCH_SIZE  # frame pixels per patch pixel
+    ax, ay = np.array([-u[1], u[0]]) * step, -u * step  # patch x across, patch y towards the foot point
+    half = PATCH_SIZE / 2.0
+    m = np.array(
+        [
+            [ax[0], ay[0], cx - half * (ax[0] + ay[0])],
+            [ax[1], ay[1], cy - half * (ax[1] + ay[1])],
+        ]
+    )
+    flags = cv2.INTER_AREA | cv2.WARP_INVERSE_MAP
+    patch = cv2.warpAffine(gray, m, (PATCH_SIZE, PATCH_SIZE), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    return patch.astype(np.float32).ravel() / max(level, 1.0)
 
 
 def _bright_window(gray: np.ndarray, face: list[Pip], cx: float, cy: float, d: float) -> float:
@@ -548,7 +600,9 @@ def symmetric_patterns(
     about 4), midpoints agree within ``max_sym``.
     """
     n = len(pts)
-    out: list[tuple[tuple[int, ...], tuple[float, float, float, float]]] = [((i,), (0.0, 0.0, 1.0, 1.0)) for i in range(n)]
+    out: list[tuple[tuple[int, ...], tuple[float, float, float, float]]] = [
+        ((i,), (0.0, 0.0, 1.0, 1.0)) for i in range(n)
+    ]
     if n < 2:
         return out
     diff = pts[:, None, :] - pts[None, :, :]
@@ -632,7 +686,7 @@ def face_candidates(
     the pips' top-face probabilities and the likely pips a pattern leaves out
     close to its centre are features of the face model instead.
     """
-    pips, regions, (labels, stats, depth) = locate_pips(gray, params, scale)
+    pips, regions, (labels, stats, depth, foot) = locate_pips(gray, params, scale)
     if not pips:
         return []
     prob = top_probability(pip_features(pips, regions), model)
@@ -667,7 +721,9 @@ def face_candidates(
             d = statistics.median(q.diameter for q in face)
             # Within a face's reach of its centre (span is in the cluster's pip diameters, dreg).
             reach2 = (max(0.5 * span * dreg + 1.5 * d, (4.5 if k == 1 else 3.0) * d)) ** 2
-            left = [pr_list[n] for n in members if n not in idx and (pips[n].x - cx) ** 2 + (pips[n].y - cy) ** 2 <= reach2]
+            left = [
+                pr_list[n] for n in members if n not in idx and (pips[n].x - cx) ** 2 + (pips[n].y - cy) ** 2 <= reach2
+            ]
             cdepth = 2.0 * float(depth[min(int(cy / 2), hh - 1), min(int(cx / 2), ww - 1)]) / d
             feats = np.array(
                 [
@@ -694,20 +750,26 @@ def face_candidates(
                 ],
                 np.float32,
             )
-            out.append(FaceCandidate(face, top, feats, cx, cy, d))
+            patch = face_patch(gray, cx, cy, d, statistics.median(sur), foot)
+            out.append(FaceCandidate(face, top, feats, cx, cy, d, patch))
     return out
 
 
+def face_design(candidates: list[FaceCandidate]) -> np.ndarray:
+    """What the face model weighs: each pattern's features and their squares, then its patch's pixels."""
+    features = np.stack([c.features for c in candidates])
+    return np.concatenate([expand(features), np.stack([c.patch for c in candidates])], axis=1)
 
-def face_probability(features: np.ndarray, model: TopModel | None = None) -> np.ndarray:
+
+def face_probability(candidates: list[FaceCandidate], model: TopModel | None = None) -> np.ndarray:
     """The face model: is this group of pips a die's top face (not a side face or clutter)?"""
     if model is None:
         from . import pip_model
 
         if not hasattr(pip_model, "FACE_WEIGHTS"):
-            return np.ones(len(features))
+            return np.ones(len(candidates))
         model = TopModel(pip_model.FACE_MEAN, pip_model.FACE_SCALE, pip_model.FACE_WEIGHTS, pip_model.FACE_BIAS)
-    return top_probability(features, model)
+    return logistic(face_design(candidates), model)
 
 
 def read_pips(
@@ -727,7 +789,7 @@ def read_pips(
     candidates = face_candidates(gray, params, scale, model)
     if not candidates:
         return []
-    p_face = face_probability(np.stack([c.features for c in candidates]), face_model)
+    p_face = face_probability(candidates, face_model)
     kept = [(c, float(p)) for c, p in zip(candidates, p_face, strict=True) if p >= params.min_face]
     readings = []
     for c, p in _one_face_per_die(kept, params):
