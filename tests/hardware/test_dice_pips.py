@@ -149,3 +149,23 @@ def test_viewpoint_falls_back_to_overhead_and_a_profile_fixes_it() -> None:
     for a, b in zip(above, below, strict=True):
         upper = a.y < 200 if a.x < 300 else a.y < 300  # the upper row of its die
         assert (b.away > 0.5) == upper and (a.away < -0.5) == upper
+
+
+def test_face_patch_turns_with_the_camera() -> None:
+    """The face model sees each die with the camera's foot point below it, so a
+    die seen from the other side of the table looks the same to it."""
+    from hardware.dice.pips import PATCH_SIZE, face_patch
+
+    # One die: a bright square, its shaded side face towards a camera below the frame.
+    img = np.full((480, 640), 100, np.uint8)
+    cv2.rectangle(img, (290, 205), (350, 262), 220, -1)
+    cv2.rectangle(img, (290, 263), (350, 290), 150, -1)
+    turned = cv2.rotate(img, cv2.ROTATE_180)
+    below = face_patch(img, 320.0, 240.0, 9.0, 220.0, np.array([320.0, 1200.0]))
+    above = face_patch(turned, 639 - 320.0, 479 - 240.0, 9.0, 220.0, np.array([320.0, -720.0]))
+    assert below.shape == (PATCH_SIZE * PATCH_SIZE,)
+    assert np.abs(below - above).max() < 0.05
+    rows = below.reshape(PATCH_SIZE, PATCH_SIZE)
+    assert rows[PATCH_SIZE // 2, PATCH_SIZE // 2] > 0.95  # the face, in units of its own brightness
+    assert 0.6 < rows[-1, PATCH_SIZE // 2] < 0.8  # the shaded side face below it
+    assert rows[0, PATCH_SIZE // 2] < 0.5  # the table beyond it
