@@ -21,7 +21,8 @@ letter on a label) can look like a pip.  So:
    (its pips pair off across the face's centre, plus a centre pip for odd
    faces), among all pips that chain together, not only the trusted ones;
 5. ``face_probability``: a second logistic model scores each pattern (its
-   pips' probabilities, the likely pips it leaves out, its geometry);
+   pips' probabilities, the likely pips it leaves out, its geometry, and
+   ``face_patch``: the die around it, turned so the camera lies below);
 6. ``_one_face_per_die``: the likeliest patterns win; two faces closer than
    two dice can lie are one die.
 
