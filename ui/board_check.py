@@ -266,6 +266,8 @@ class BoardCheck:
             raise Refused(f"Not changed: the die has no {_words(kind)} face already.")
         if counts[kind] > MAX_FACES:
             raise Refused(f"Not changed: at most {MAX_FACES} faces of one kind (a die has 6 faces).")
+        if delta > 0 and sum(counts.values()) > MAX_FACES:
+            raise Refused(f"Not changed: a die has {MAX_FACES} faces; take one off another kind first.")
         if not any(counts.values()):
             raise Refused("Not changed: the die needs at least one face.")
         kinds = self._face_kinds()
@@ -277,11 +279,15 @@ class BoardCheck:
         return counts[kind]
 
     def _face_kinds(self) -> dict[str, dict[str, Any]]:
-        # The shipped die names every kind, so a kind taken down to 0 faces can come back.
-        kinds: dict[str, dict[str, Any]] = {}
-        for f in [*self.shipped()["board"]["die"]["faces"], *self.data["board"]["die"]["faces"]]:
-            kinds.setdefault(_face_kind(f["name"]), {k: v for k, v in f.items() if k != "name"})
-        return kinds
+        # The shipped die names every kind, so a kind taken down to 0 faces can come
+        # back; a kind's attributes (what it does) are the table's own where it has them.
+        shipped = self.shipped()["board"]["die"]["faces"]
+        current = self.data["board"]["die"]["faces"]
+        attributes: dict[str, dict[str, Any]] = {}
+        for f in [*current, *shipped]:
+            attributes.setdefault(_face_kind(f["name"]), {k: v for k, v in f.items() if k != "name"})
+        order = dict.fromkeys(_face_kind(f["name"]) for f in [*shipped, *current])
+        return {kind: attributes[kind] for kind in order}
 
     def meadow(self) -> tuple[Meadow, Cell] | None:
         """The meadow as a rectangle with its exit and starting area, and where its top-left

@@ -93,11 +93,14 @@ def test_sheep_hop_die_meadow_exit_and_wolves_corrected_saved_and_used(tmp_path:
     assert check.die_counts() == dict.fromkeys(
         ("white", "black", "brown", "multicoloured", "big-and-little-wolf", "double-big-wolf"), 1
     )
-    assert check.face_count("multicoloured", +1) == 2 and check.face_count("double-big-wolf", -1) == 0
+    with pytest.raises(Refused, match=r"^Not changed: a die has 6 faces; take one off another kind first\.$"):
+        check.face_count("multicoloured", +1)
+    assert check.face_count("double-big-wolf", -1) == 0 and check.face_count("multicoloured", +1) == 2
     with pytest.raises(Refused, match=r"^Not changed: the die has no double big wolf face already\.$"):
         check.face_count("double-big-wolf", -1)
     names = [f["name"] for f in check.data["board"]["die"]["faces"]]
     assert names == ["white", "black", "brown", "multicoloured", "multicoloured-2", "big-and-little-wolf"]
+    assert check.face_count("multicoloured", -1) == 1
     assert check.face_count("double-big-wolf", +1) == 1  # a kind taken off comes back as shipped
     assert check.data["board"]["die"]["faces"][-1] == {"name": "double-big-wolf", "kind": "wolves", "steps": {"big": 2}}
     # The meadow one column wider: the big wolf's path round the edge grows with it.
@@ -148,10 +151,21 @@ def test_sheep_hop_refusals_leave_the_board_unchanged(tmp_path: Path) -> None:
         check.face_count(kind, -1)
     with pytest.raises(Refused, match="the die needs at least one face"):
         check.face_count("double-big-wolf", -1)
-    for _ in range(6):  # from none to six white faces, the most of one kind
+    for _ in range(5):  # five white faces beside the last wolf face: six in all
         check.face_count("white", +1)
+    with pytest.raises(Refused, match="a die has 6 faces"):
+        check.face_count("white", +1)
+    check.face_count("double-big-wolf", -1)
+    check.face_count("white", +1)  # six white faces, the most of one kind
     with pytest.raises(Refused, match="at most 6 faces of one kind"):
         check.face_count("white", +1)
+    # What a face does is the table's own once corrected in the file: a step keeps it.
+    check.reset()
+    wolf = next(f for f in check.data["board"]["die"]["faces"] if f["name"] == "double-big-wolf")
+    wolf["steps"] = {"big": 3}
+    check.face_count("white", -1)
+    check.face_count("white", +1)
+    assert {"name": "double-big-wolf", "kind": "wolves", "steps": {"big": 3}} in check.data["board"]["die"]["faces"]
     # A meadow this view cannot redraw is corrected in the file; its paths still by touch.
     check.reset()
     check.data["board"]["meadow"]["rows"][3] = ". ....."

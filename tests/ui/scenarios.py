@@ -870,8 +870,8 @@ def board_check_sheep_hop(ctx: Ctx) -> Iterator[float]:
     check = ctx.screen
     ctx.result["problems"] = {"shipped": ctx.check("board-check-sheep-hop")}
     status = ctx.result["status"] = {}
-    yield from _tap_scrolled(ctx, _step_button(ctx, "face.multicoloured+"))  # our die: two multicoloured faces
-    yield from _tap_scrolled(ctx, _step_button(ctx, "face.double-big-wolf-"))  # ... and no double wolf
+    yield from _tap_scrolled(ctx, _step_button(ctx, "face.double-big-wolf-"))  # our die: no double wolf
+    yield from _tap_scrolled(ctx, _step_button(ctx, "face.multicoloured+"))  # ... but two multicoloured faces
     yield from _tap_scrolled(ctx, _step_button(ctx, "meadow.cols+"))  # 8 columns: the big wolf's edge path grows
     yield from _tap_scrolled(ctx, ctx.button("Little wolf's path"))
     for place in ((2, 5), (3, 5), (4, 5)):  # the little wolf goes round a 3 x 4 block
