@@ -42,6 +42,9 @@ DRAIN_EVERY = 1 / 30
 # the heap is large it runs a full pass rarely: meanwhile the dead widgets' GL
 # memory stays (+25 MB over 20 redraws of the Table, benchmarks/ui_bench.py).
 # So a full collection runs this long after a redraw, at most once per period.
+# It holds the interpreter (sensor threads wait meanwhile): short, frequent
+# passes (10-25 ms here with the start-up objects frozen) beat rare long ones
+# (50-75 ms when collecting at most every 3 s, measured with the benchmark).
 COLLECT_AFTER = 1.0
 
 
@@ -52,7 +55,7 @@ def _libc_trim() -> Any:
 
     try:
         return ctypes.CDLL(ctypes.util.find_library("c") or None).malloc_trim
-    except (OSError, AttributeError):
+    except Exception:  # not glibc, or no C library by that name: nothing to trim
         return None
 
 
@@ -117,6 +120,12 @@ class BellwetherApp(App):
         Window.bind(on_key_down=self._on_key_down)
         Clock.schedule_interval(self._drain, DRAIN_EVERY)
         Clock.schedule_once(self._after_first_frame, 0)
+        # What exists now (Kivy, the app's modules and objects) lives as long as the
+        # app: frozen out of the collector, later full passes only walk what screens
+        # and play create, so they stay short (see COLLECT_AFTER).  Screens are built
+        # after this, so one that is let go is still collected.
+        gc.collect()
+        gc.freeze()
         self._start(root)
         return root
 
@@ -151,11 +160,6 @@ class BellwetherApp(App):
     def _after_first_frame(self, _dt: float) -> None:
         self.first_frame_at = time.perf_counter()
         self.hub.open_all()
-        # What exists now (Kivy, the app, the screens built so far) lives as long as
-        # the app: frozen out of the collector, later full passes only walk what
-        # play creates, so they stay short (see COLLECT_AFTER).
-        gc.collect()
-        gc.freeze()
 
     def on_stop(self) -> None:
         self.hub.close()
@@ -346,6 +350,8 @@ class BellwetherApp(App):
     def _refresh(self, _dt: float) -> None:
         self.version += 1
         dice = self.session.prompt().dice if self.session is not None and self.session.outcome() is None else None
+        if self._calibrating():
+            dice = None  # the dice in the tray now are calibration samples, not a roll
         rolling_for_first = self.root is not None and self.root.current == "setup" and self.root.current_screen.rolling
         if dice != self._requested and not rolling_for_first:
             self._requested = dice
@@ -373,6 +379,12 @@ class BellwetherApp(App):
     def _drain(self, _dt: float) -> None:
         events, status_changed = self.hub.drain()
         setup = self.root.get_screen("setup") if self.root is not None and self.root.current == "setup" else None
+        if self._calibrating():
+            # Blows and dice shown to the sensors while they are calibrated are samples:
+            # none of them is a move in the game waiting on the Table.
+            if events:
+                log.debug("calibrating: %d sensor event(s) not passed to the game", len(events))
+            events = []
         for event in events:
             if setup is not None and setup.take_roll(event):
                 continue  # a die rolled for first player on Setup
@@ -381,6 +393,9 @@ class BellwetherApp(App):
         if status_changed:
             self.sensor_summary = summarise(self.hub)
             self.changed()
+
+    def _calibrating(self) -> bool:
+        return self.root is not None and self.root.current == "calibrate"
 
     def _control(self, event: Event) -> bool:
         """Act on the GPIO buttons' control events (hardware.buttons): they are

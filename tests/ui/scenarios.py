@@ -1018,3 +1018,31 @@ def fit_smallest_font(ctx: Ctx) -> Iterator[float]:
     ctx.screen.add_widget(label)
     yield 0.5
     ctx.result["font_size"] = label.font_size
+
+
+@scenario(whistlers=("Ann", "Bob", "Cy"))
+def calibrate_mid_game(ctx: Ctx) -> Iterator[float]:
+    """Blows and dice shown to the sensors on the Calibrate screen are samples, not moves:
+    the Fleeced! game waiting on the Table gets none of them; back at the Table it hears again."""
+    from companion.events import ROLL, Event, Source
+
+    app = ctx.app
+    app.new_game("fleeced", {"players": [{"name": n} for n in ("Ann", "Bob", "Cy")]})
+    for i, faces in enumerate(([6, 6], [5, 4], [3, 3])):
+        app.submit(Event(ROLL, {"die": "d6", "faces": faces}, None, time.time() + i, Source.CAMERA, 0.9))
+    app.submit(Event(ROLL, {"die": "d6", "faces": [3]}, None, time.time() + 4, Source.CAMERA, 0.9))
+    yield 0.3
+    before = len(app.session.events)
+    yield from ctx.tap_text("Settings")
+    yield from ctx.tap_text("Calibrate")
+    ctx.result["screen"] = app.root.current
+    ctx.rigs["whistle"].blow("Ann")
+    ctx.rigs["dice"].roll("d6", [2, 5], 0.95)
+    yield 3.0  # long enough for the blow to be heard and the dice to settle
+    ctx.result["events_while_calibrating"] = len(app.session.events) - before
+    yield from ctx.tap_text("Back")
+    yield from ctx.tap_text("Back")
+    ctx.result["back_on"] = app.root.current
+    ctx.rigs["whistle"].blow("Ann")
+    yield from wait_for(lambda: len(app.session.events) > before, 10)
+    ctx.result["after"] = [e.type for e in app.session.events[before:]]

@@ -356,3 +356,9 @@ def test_a_held_face_lifted_after_a_reading_enters_nothing(scenarios):
 def test_fitting_stops_at_the_smallest_font_between_pixels(scenarios):
     r = scenarios.run("fit_smallest_font", timeout=30)
     assert r["font_size"] == 10.0
+
+
+def test_sensor_samples_while_calibrating_are_not_game_moves(scenarios):
+    r = scenarios.run("calibrate_mid_game", timeout=120)
+    assert r["screen"] == "calibrate" and r["events_while_calibrating"] == 0
+    assert r["back_on"] == "table" and r["after"] == ["whistle"]
