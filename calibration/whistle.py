@@ -422,7 +422,11 @@ def _check_player(
 
 def _ask_again(result: CheckResult) -> bool:
     """At the terminal: another check blow after a failed one?"""
-    answer = input(f"  {result.player}: {result.describe()}. Blow again to check? [Y/n] ")
+    try:
+        answer = input(f"  {result.player}: {result.describe()}. Blow again to check? [Y/n] ")
+    except EOFError:  # nobody at a terminal: the miss stands, noted in the profile
+        print()
+        return False
     return answer.strip().lower() not in ("n", "no")
 
 

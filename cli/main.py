@@ -49,6 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except EOFError:  # a question asked with no one to answer (stdin closed): nothing half-done is saved
+        print("bellwether: no answer (standard input is closed); run it at a terminal", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return 0
 

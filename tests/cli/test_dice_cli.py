@@ -80,3 +80,15 @@ def test_calibrate_buttons_without_gpio_is_one_line(cli) -> None:
     assert r.stderr.strip().count("\n") == 0, r.stderr
     r = cli("calibrate", "buttons", "--pin", "confirm=17", "--no-check")
     assert r.returncode == 0 and "wrote" in r.stdout
+
+
+def test_calibrate_camera_with_nobody_to_answer_says_so_in_one_line(cli, tmp_path: Path) -> None:
+    """The live wizard asks at the terminal; with standard input closed it stops cleanly, saving nothing."""
+    cv2.imwrite(str(tmp_path / "tray.png"), empty_tray(np.random.default_rng(5), "warm"))
+    profile = tmp_path / "camera.toml"
+    profile.write_text(f'version = 1\n[camera]\nbackend = "image"\npath = "{tmp_path / "tray.png"}"\n')
+    r = cli("calibrate", "camera", "--die", "panic", "--profile", str(profile), input="")
+    assert r.returncode == 1 and r.stderr.strip().splitlines() == [
+        "bellwether: no answer (standard input is closed); run it at a terminal"
+    ]
+    assert "Traceback" not in r.stderr and "panic" not in profile.read_text()
