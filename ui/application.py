@@ -99,6 +99,7 @@ class BellwetherApp(App):
         self.last_roll: Event | None = None  # the last dice seen, accepted or not
         self.last_roll_accepted = False
         self.last_whistle: Event | None = None
+        self.heard_while_calibrating: Event | None = None  # the last blow or roll sensed on the Calibrate screen
         self.pending_roll: Event | None = None  # a low-confidence reading awaiting confirmation
         self.started_at = time.perf_counter()
         self.first_frame_at: float | None = None
@@ -382,6 +383,9 @@ class BellwetherApp(App):
         if self._calibrating():
             # Blows and dice shown to the sensors while they are calibrated are samples:
             # none of them is a move in the game waiting on the Table.
+            for event in events:
+                if event.type in (WHISTLE, ROLL):
+                    self.heard_while_calibrating = event  # a try, shown on the Calibrate screen
             if events:
                 log.debug("calibrating: %d sensor event(s) not passed to the game", len(events))
             events = []

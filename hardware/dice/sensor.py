@@ -80,6 +80,7 @@ class DiceSensor(Sensor):
         self._watched_at = time.monotonic()
         self._next_reader: DiceReader | None = None
         self._held_frames: int | None = None  # frames since a new reader, until the scene moves
+        self._profile_news = False  # a reload's outcome, for the worker to put in the status
 
     # -- what the app tells the sensor -------------------------------------
     def request(self, dice: DiceRequest | None) -> None:
@@ -118,7 +119,12 @@ class DiceSensor(Sensor):
         return None
 
     def _report_profile(self) -> None:
-        if self.online:
+        # The worker owns the status while it runs (it alone sees the camera fail
+        # and return): it reports the profile's news with its next frame, so an
+        # "online" from here can never overtake its "offline".
+        if self.running:
+            self._profile_news = True
+        elif self.online:
             self._set_online()
 
     def _set_online(self) -> None:
@@ -164,6 +170,9 @@ class DiceSensor(Sensor):
         """Handle one frame (the worker calls this; tests may call it directly)."""
         self.frames += 1
         self._swap()
+        if self._profile_news:
+            self._profile_news = False
+            self._set_online()
         with self._lock:
             wanted = self.waiting
         die = wanted.die if wanted is not None else PIP_DIE

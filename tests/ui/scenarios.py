@@ -662,10 +662,11 @@ def calibrate(ctx: Ctx) -> Iterator[float]:
     ctx.result["wizard"] = {"state": wizard.state, "error": wizard.error, "bars": wizard.bars, "progress": screen.progress.text,
                             "status": screen.ids.status.text, "saved": str(wizard.saved)}
     ctx.shot("calibrate-whistles")
-    before = app.last_whistle
-    mic.blow(freq=3300.0)  # Bob's whistle, now known to the running microphone
-    yield from wait_for(lambda: app.last_whistle is not before)
-    ctx.result["heard"] = app.last_whistle.player
+    mic.blow(freq=3300.0)  # Bob's whistle, now known to the running microphone: a try, not a game move
+    yield from wait_for(lambda: app.heard_while_calibrating is not None)
+    yield 0.5
+    ctx.result["heard"] = app.heard_while_calibrating.player
+    ctx.result["heard_status"] = screen.ids.status.text
     # The camera: preview, the tray by dragging, the regroup die's two faces.
     yield from ctx.tap_text("Camera")
     rng = np.random.default_rng(4)

@@ -242,6 +242,7 @@ def test_calibration_on_screen_with_the_fake_devices(scenarios, size):
     assert [x["name"] for x in profile["whistle"]] == ["Ann", "Bob"]
     assert abs(profile["whistle"][1]["peak_hz"] - 3300) < 50
     assert r["heard"] == "Bob"  # the running microphone uses the new profile at once
+    assert r["heard_status"].endswith("Just heard: Bob's whistle (a try, not a move in the game).")
     assert r["tray"] and r["tray"][0] < 40 and r["tray"][2] > 500, r["tray_debug"]
     assert r["captures"] == ["Capture face +", "Capture face X"]
     assert r["camera_status"].startswith("Saved"), r["camera_lines"]

@@ -271,7 +271,7 @@ class CalibrateScreen(Screen):
             reason = App.get_running_app().hub.statuses.get("microphone")
             self._say(f"The microphone is offline: {reason.reason if reason else 'not opened'}.", True)
         elif w is None:
-            self._say("Each player blows three times when asked; the room should be quiet first.")
+            self._say("Each player blows three times when asked; the room should be quiet first." + self._heard())
         else:
             bars = "   ".join(_whistle_bar(n, d, t, w.checks.get(n)) for n, (d, t, _note) in w.bars.items())
             self.progress.text = w.current + ("\n" + bars if bars else "")
@@ -280,11 +280,20 @@ class CalibrateScreen(Screen):
             if w.state == "failed":
                 self._say(f"Not calibrated: {w.error}", True)
             elif w.state == "done":
-                self._say(f"Saved: {w.saved}")
+                self._say(f"Saved: {w.saved}." + self._heard())
             elif w.asking:
                 self._say(f"{w.asking}'s check blow failed: Check again, or Go on without it.", True)
             else:
                 self._say("Listening…")
+
+    @staticmethod
+    def _heard() -> str:
+        """The last blow heard here: a try of the calibration, never a move in the game."""
+        event = App.get_running_app().heard_while_calibrating
+        if event is None or event.type != "whistle":
+            return ""
+        who = f"{event.player}'s whistle" if event.player else "a whistle no player's profile matches"
+        return f" Just heard: {who} (a try, not a move in the game)."
 
     # -- camera ------------------------------------------------------------------------------
     def _build_camera(self, body: BoxLayout) -> None:
