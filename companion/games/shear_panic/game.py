@@ -227,7 +227,7 @@ class ShearPanic(Game):
             return [(EWE_TURN, {"direction": d}) for d in ("left", "right")]
         if ph is Phase.ACTION:
             return [(ACTION, p) for p in turn.legal_tile_payloads(state)]
-        out = [(REGROUP, r.payload()) for r in regroup.routes(state.flock.grid(), state.regroup_face)]
+        out = [(REGROUP, p) for r in regroup.routes(state.flock.grid(), state.regroup_face) for p in r.payloads()]
         if state.regroup_face is None:
             out += [(ROLL, {"die": "regroup", "faces": [f]}) for f in regroup.FACES]
         return out

@@ -38,11 +38,16 @@ class Route:
     slide: str | None  # after a corner meeting: the side it slides to
     grid: Mapping[Pos, str]
 
-    def payload(self) -> dict[str, object]:
-        p: dict[str, object] = {"sheep": list(min(self.group)), "direction": self.direction}
+    def payload(self, sheep: Pos | None = None) -> dict[str, object]:
+        """The event's payload, naming ``sheep`` of the group (by default its first)."""
+        p: dict[str, object] = {"sheep": list(min(self.group) if sheep is None else sheep), "direction": self.direction}
         if self.slide is not None:
             p["slide"] = self.slide
         return p
+
+    def payloads(self) -> list[dict[str, object]]:
+        """One payload per sheep of the group: a touch on any of them moves the group."""
+        return [self.payload(sheep) for sheep in sorted(self.group)]
 
     def label(self) -> str:
         how = self.direction if self.slide is None else f"{self.direction}, slide {self.slide}"
