@@ -155,6 +155,11 @@ class ShearPanic(Game):
         colour = state.colours[state.active]
         # Applying an event needs only what is expected, not the (costly) list of choices.
         events = self.legal_actions(state) if with_choices else []
+        if events and ph is Phase.REGROUP:
+            # One button per route, the group named by its first sheep: the legal
+            # moves name every sheep of the group (a touch on the picture may use any).
+            routes = regroup.routes(state.flock.grid(), state.regroup_face)
+            events = [Event(REGROUP, r.payload(), who) for r in routes] + [e for e in events if e.type != REGROUP]
         choices = tuple(Choice(_label(e), e.type, e.payload, who) for e in events) if len(events) <= FEW else ()
         if ph is Phase.TRUCK_ROLL or ph is Phase.PANIC_ROLL:
             why = "the sheep jump down from the truck" if ph is Phase.TRUCK_ROLL else "the counter is on a panic space"
