@@ -43,6 +43,10 @@ from hardware.dice.pips import (  # noqa: E402
 
 MODEL_FILE = ROOT / "hardware" / "dice" / "pip_model.py"
 
+# The models learn from the pips as the sharp path finds them: a blurred frame's second look
+# at a lower contrast (PipParams.blur_contrast) only recovers pips when reading.
+TRAIN_PARAMS = PipParams(blur_contrast=0.0)
+
 
 def _boxes(folder: Path, row: dict[str, str], w: int, h: int, grow: float = 0.0) -> list[tuple[float, ...]]:
     boxes = []
@@ -61,7 +65,7 @@ def labelled_faces(folder: Path, rows: list[dict[str, str]], top: TopModel) -> t
     for row in rows:
         gray = cv2.cvtColor(cv2.imread(str(folder / row["path"])), cv2.COLOR_BGR2GRAY)
         boxes = _boxes(folder, row, gray.shape[1], gray.shape[0], grow=0.25)
-        candidates = face_candidates(gray, PipParams(), None, top)
+        candidates = face_candidates(gray, TRAIN_PARAMS, None, top)
         if not candidates:
             continue
         xs.append(face_design(candidates))
@@ -73,7 +77,7 @@ def labelled_faces(folder: Path, rows: list[dict[str, str]], top: TopModel) -> t
 
 def labelled_pips(folder: Path, rows: list[dict[str, str]]) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
-    params = PipParams()
+    params = TRAIN_PARAMS
     for row in rows:
         image = cv2.imread(str(folder / row["path"]))
         gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)

@@ -13,6 +13,8 @@ letter on a label) can look like a pip.  So:
 1. ``find_pips``: candidate pips (black-hat, solid, round enough, bright all
    round); blobs too large or long for one pip (blurred pips run together)
    are thresholded again at higher contrast, where their cores come apart;
+   in a blurred frame (its pips' median contrast is low) the contrast
+   threshold is scaled down with its pips;
 2. ``die_regions``: the bright objects they lie on (white top-hat);
 3. ``top_probability``: a small logistic model says which pips are on a top
    face (largest, roundest, best lit of their die, on its far side from the
@@ -81,6 +83,9 @@ class PipParams:
     contrast_steps: int = 3  # also threshold at 1.5, 2 x min_contrast: blurred pips that run together part there
     min_pattern_top: float = 0.05  # pips less likely than this to be on a top face join no face pattern
     max_region_pips: int = 40  # the likeliest pips of one bright object that patterns are sought among
+    sharp_contrast: float = 0.68  # a sharp photo's median pip contrast (the development photos' median)
+    blur_contrast: float = 0.5  # a frame whose pips' median contrast is below this is blurred: threshold scaled down
+    min_blur_contrast: float = 0.2  # the scaled-down threshold stays above this (noise, grain)
 
 
 @dataclass(frozen=True)
@@ -109,8 +114,29 @@ def find_pips(gray: np.ndarray, p: PipParams = PipParams(), scale: float | None 
 
     ``scale`` is the camera frame's width over the reference width (a tray
     region cut from a frame keeps the frame's scale).
+
+    Motion blur (a die still rolling, a hand-held camera) or defocus spreads
+    each pip's darkness over a larger area, so every pip of the frame is
+    fainter, some below ``min_contrast``.  When the median contrast of the
+    pips found is below ``blur_contrast`` (a sharp photo's is about
+    ``sharp_contrast``), the frame is searched again with the threshold
+    scaled down by the same factor (not below ``min_blur_contrast``); a
+    sharp frame keeps the threshold, so
+    faint grain and dirt stay out.
     """
     scale = gray.shape[1] / p.reference_width if scale is None else scale
+    pips = _find_pips(gray, p, scale)
+    if p.blur_contrast > 0 and pips:
+        # A blurred (moving or out-of-focus) frame: every pip is fainter than in a sharp
+        # photo, so look again with the threshold scaled down by the same factor.
+        typical = statistics.median(q.contrast for q in pips)
+        if typical < p.blur_contrast:
+            faint = max(p.min_contrast * typical / p.sharp_contrast, p.min_blur_contrast)
+            pips = _find_pips(gray, replace(p, min_contrast=faint), scale)
+    return pips
+
+
+def _find_pips(gray: np.ndarray, p: PipParams, scale: float) -> list[Pip]:
     k = max(5, round(p.kernel * scale) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)

@@ -66,6 +66,25 @@ def test_find_pips_sees_drawn_dots_and_ignores_a_bar() -> None:
     assert sorted(round(p.x) for p in pips) == [100, 130, 160]
 
 
+def test_a_blurred_frame_is_searched_at_its_own_contrast() -> None:
+    """Motion blur makes every pip fainter: in a frame whose pips are all faint the
+    threshold is scaled down with them; a sharp frame keeps the threshold, so its
+    faint spots (grain, dirt) stay out."""
+    blurred = np.full((480, 640), 200, np.uint8)
+    sharp = blurred.copy()
+    for x in (100, 130, 160):
+        cv2.circle(blurred, (x, 200), 4, 120, -1)  # faint after the blur
+        cv2.circle(blurred, (x, 240), 4, 140, -1)  # fainter still: below the sharp threshold
+        cv2.circle(sharp, (x, 200), 5, 20, -1)
+        cv2.circle(sharp, (x, 240), 4, 150, -1)
+    streak = np.zeros((9, 9), np.float32)
+    streak[4, :] = 1 / 9  # a horizontal motion of 9 px
+    blurred = cv2.filter2D(blurred, -1, streak)
+    assert len(find_pips(blurred, PipParams(blur_contrast=0.0))) == 3
+    assert len(find_pips(blurred)) == 6
+    assert len(find_pips(sharp)) == len(find_pips(sharp, PipParams(blur_contrast=0.0))) == 3
+
+
 def test_grouping_keeps_a_two_together_and_two_dice_apart() -> None:
     def pip(x: float, y: float) -> Pip:
         return Pip(x, y, area=50.0, elongation=1.0, contrast=0.7, box=(int(x) - 4, int(y) - 4, 8, 8))
