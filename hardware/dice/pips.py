@@ -121,8 +121,7 @@ def find_pips(gray: np.ndarray, p: PipParams = PipParams(), scale: float | None 
     pips found is below ``blur_contrast`` (a sharp photo's is about
     ``sharp_contrast``), the frame is searched again with the threshold
     scaled down by the same factor (not below ``min_blur_contrast``); a
-    sharp frame keeps the threshold, so
-    faint grain and dirt stay out.
+    sharp frame keeps the threshold, so faint grain and dirt stay out.
     """
     scale = gray.shape[1] / p.reference_width if scale is None else scale
     pips = _find_pips(gray, p, scale)
