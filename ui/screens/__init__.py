@@ -65,7 +65,3 @@ class Screens(ScreenManager):
 
     def has_screen(self, name: str) -> bool:
         return name in SCREENS or super().has_screen(name)
-
-    def built(self, name: str) -> Screen | None:
-        """The screen if it has been built, without building it."""
-        return next((s for s in self.screens if s.name == name), None)

@@ -20,6 +20,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion.events import WHISTLE
+
 from .. import theme
 from ..widgets import FitButton, FitLabel, load_kv
 from ..wizards import RUNNING, ButtonTest, CameraWizard, FramePreview, WhistleWizard
@@ -290,7 +292,7 @@ class CalibrateScreen(Screen):
     def _heard() -> str:
         """The last blow heard here: a try of the calibration, never a move in the game."""
         event = App.get_running_app().heard_while_calibrating
-        if event is None or event.type != "whistle":
+        if event is None or event.type != WHISTLE:
             return ""
         who = f"{event.player}'s whistle" if event.player else "a whistle no player's profile matches"
         return f" Just heard: {who} (a try, not a move in the game)."
