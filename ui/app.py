@@ -28,6 +28,29 @@ def parse_size(text: str | None) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+def _lean_process() -> None:
+    """Two process-wide memory settings for the app (benchmarks/ui_bench.py, docs/ui.md "Memory").
+
+    - The app never uses the network, but Kivy's clock imports asyncio, which
+      imports ``ssl`` only to offer TLS, and that maps OpenSSL (~4 MB resident).
+      A ``None`` entry makes ``import ssl`` fail, which asyncio expects and
+      handles (it then offers no TLS); nothing else in the app imports it.
+    - glibc raises its mmap threshold after the first large block is freed, so
+      later textures and text surfaces land inside the heap, where what they
+      leave behind splits it.  A fixed 64 KiB threshold keeps large blocks in
+      their own mappings, returned whole when freed (~1-2 MB in play).
+    """
+    if "ssl" not in sys.modules:
+        sys.modules["ssl"] = None  # type: ignore[assignment]
+    if sys.platform.startswith("linux"):
+        import contextlib
+        import ctypes
+
+        # Not glibc (musl has no mallopt): nothing to set.
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).mallopt(-3, 64 * 1024)  # M_MMAP_THRESHOLD (glibc's malloc.h)
+
+
 def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     """Set Kivy's environment and window before anything imports Kivy."""
     # Kivy must not parse the bellwether command line as its own options.
@@ -40,6 +63,7 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     # OpenCV's own warnings (a missing /dev/video0 at every retry) would fill the
     # terminal of a Pi with no camera; the Settings screen says it in one line.
     os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    _lean_process()
     if os.environ.get("KIVY_HOME"):
         Path(os.environ["KIVY_HOME"]).mkdir(parents=True, exist_ok=True)  # Kivy creates only the last folder
     if "kivy.core.window" in sys.modules:

@@ -29,6 +29,7 @@ from companion.store import Store
 from . import prefs, theme
 from .sensors import SensorHub
 from .speech import Speaker
+from .text_memory import release_label_surfaces
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +89,7 @@ class BellwetherApp(App):
 
     def __init__(self, options: AppOptions, **kw: Any) -> None:
         super().__init__(**kw)
+        release_label_surfaces()
         self.options = options
         self.exit_code = 0
         self.hub = options.hub or SensorHub()
@@ -364,6 +366,10 @@ class BellwetherApp(App):
         self._collect()
 
     def _collect_garbage(self, _dt: float) -> None:
+        self.collect_garbage()
+
+    def collect_garbage(self) -> None:
+        """A full collection and a heap trim now (the screens call it after letting a view go)."""
         started = time.perf_counter()
         gc.collect()
         _trim()

@@ -76,15 +76,25 @@ def turn_text(sj: Mapping[str, Any]) -> str:
 
 
 class FleecedPlayer(BoxLayout):
-    def __init__(self, name: str, character: str, active: bool, detail: str, **kw: Any) -> None:
+    """One player's row; ``show`` refreshes it in place (rows are reused between redraws)."""
+
+    def __init__(self, **kw: Any) -> None:
         super().__init__(orientation="horizontal", spacing=dp(6), size_hint_y=None, height=dp(48), **kw)
-        app = App.get_running_app()
-        sw, shape = app.player_style(name)
-        self.add_widget(PlayerMark(rgba=list(sw.rgba), shape=shape, active=active, size_hint_x=None, width=dp(34)))
+        self.mark = PlayerMark(size_hint_x=None, width=dp(34))
+        self.add_widget(self.mark)
         text = BoxLayout(orientation="vertical")
-        text.add_widget(FitLabel(text=f"{name} ({character})" + ("  — now" if active else ""), bold=active, max_font=sp(18)))
-        text.add_widget(FitLabel(text=detail, max_font=sp(14), min_font=sp(9)))
+        self.title = FitLabel(max_font=sp(18))
+        self.detail = FitLabel(max_font=sp(14), min_font=sp(9))
+        text.add_widget(self.title)
+        text.add_widget(self.detail)
         self.add_widget(text)
+
+    def show(self, name: str, character: str, active: bool, detail: str) -> None:
+        sw, shape = App.get_running_app().player_style(name)
+        self.mark.rgba, self.mark.shape, self.mark.active = list(sw.rgba), shape, active
+        self.title.text = f"{name} ({character})" + ("  — now" if active else "")
+        self.title.bold = active
+        self.detail.text = detail
 
 
 class FleecedBoard(Picture, BoxLayout):
@@ -108,9 +118,14 @@ class FleecedBoard(Picture, BoxLayout):
             names = names[i:] + names[:i]
         ids.order.text = "Order: " + ", then ".join(names)
         rows = ids.players
-        rows.clear_widgets()
-        for n in names:
-            rows.add_widget(FleecedPlayer(n, players.get(n, {}).get("character", ""), n == current, player_line(n, sj)))
+        # The rows are reused: a redraw after every event would otherwise make
+        # and drop a dozen widgets and their textures each time.
+        while len(rows.children) < len(names):
+            rows.add_widget(FleecedPlayer(), index=0)
+        while len(rows.children) > len(names):
+            rows.remove_widget(rows.children[0])
+        for row, n in zip(reversed(rows.children), names, strict=True):
+            row.show(n, players.get(n, {}).get("character", ""), n == current, player_line(n, sj))
         rulings = sj.get("rulings", [])[-2:]
         ids.rulings.text = "\n".join(
             f"Ruling: {r.get('text', '')}" + (" (contested)" if r.get("contested") else "") for r in reversed(rulings)

@@ -7,37 +7,42 @@ widgets and textures (measured with ``benchmarks/ui_bench.py``).
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
-from .board_check import BoardCheckScreen
-from .calibrate import CalibrateScreen
-from .home import HomeScreen
-from .log import LogScreen
-from .results import ResultsScreen
-from .settings import SettingsScreen
-from .setup import SetupScreen
-from .table import TableScreen
-
-SCREENS: dict[str, type[Screen]] = {
-    "home": HomeScreen,
-    "setup": SetupScreen,
-    "table": TableScreen,
-    "log": LogScreen,
-    "results": ResultsScreen,
-    "settings": SettingsScreen,
-    "board_check": BoardCheckScreen,
-    "calibrate": CalibrateScreen,
+# Each screen's module (and its .kv rules) is imported when the screen is first
+# built: Calibrate and the board check bring the calibration code and two game
+# engines' board data, which a table that never opens them does not need in
+# memory (~5 MB resident at Home, benchmarks/ui_bench.py).
+SCREENS: dict[str, str] = {
+    "home": "home:HomeScreen",
+    "setup": "setup:SetupScreen",
+    "table": "table:TableScreen",
+    "log": "log:LogScreen",
+    "results": "results:ResultsScreen",
+    "settings": "settings:SettingsScreen",
+    "board_check": "board_check:BoardCheckScreen",
+    "calibrate": "calibrate:CalibrateScreen",
 }
+
+
+def screen_class(name: str) -> type[Screen]:
+    module, _, cls = SCREENS[name].partition(":")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), cls)
 
 
 # Views rebuilt from the session or the preferences each time they are shown:
 # once left, they are let go, so their widgets and textures do not stay
-# resident during play.
+# resident during play.  There is no transition to wait for (NoTransition), so
+# they go on the next frame and are collected at once: the screen just opened
+# and the one just left would otherwise hold memory together for a while
+# (peak +3 MB in benchmarks/ui_bench.py).
 LET_GO = frozenset({"log", "results", "settings"})
-LET_GO_AFTER = 0.5  # seconds after leaving
+LET_GO_AFTER = 0  # the next frame after leaving
 
 
 class Screens(ScreenManager):
@@ -54,13 +59,20 @@ class Screens(ScreenManager):
         self._let_go()
 
     def _let_go_hidden(self, _dt: float) -> None:
-        for screen in list(self.screens):
-            if screen.name in LET_GO and screen is not self.current_screen and not self.transition.is_active:
-                self.remove_widget(screen)
+        gone = [
+            screen
+            for screen in self.screens
+            if screen.name in LET_GO and screen is not self.current_screen and not self.transition.is_active
+        ]
+        for screen in gone:
+            self.remove_widget(screen)
+        app = App.get_running_app()
+        if gone and hasattr(app, "collect_garbage"):
+            app.collect_garbage()
 
     def get_screen(self, name: str) -> Screen:
         if name in SCREENS and not any(s.name == name for s in self.screens):
-            self.add_widget(SCREENS[name](name=name))
+            self.add_widget(screen_class(name)(name=name))
         return super().get_screen(name)
 
     def has_screen(self, name: str) -> bool:

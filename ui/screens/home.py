@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from kivy.app import App
@@ -16,28 +17,27 @@ from ..widgets import FitButton, load_kv
 MAX_STORED = 30  # the list is for picking up recent games, not an archive
 
 
-def game_availability() -> list[tuple[str, str, str | None]]:
+def game_availability(broken: Mapping[str, str] | None = None) -> list[tuple[str, str, str | None]]:
     """(name, title, why unavailable or None) for every registered game.
 
-    An engine still being written (module missing or broken) is listed but
-    disabled with the reason, so the picker always shows all five games.
+    An engine still being written (module missing, or failing when picked:
+    ``broken``) is listed but disabled with the reason, so the picker always
+    shows all five games.  Nothing is imported here: Home does not hold five
+    engines in memory to show five titles.
     """
+    broken = broken or {}
     out = []
     for name in registry.names():
-        try:
-            game = registry.get(name)
-        except (ImportError, AttributeError, BellwetherError) as e:
-            out.append((name, name.replace("-", " ").title(), f"not available: {e}"))
-            continue
-        out.append((name, game.title, None))
+        why = broken.get(name) or registry.missing(name)
+        out.append((name, registry.title(name), None if why is None else f"not available: {why}"))
     return out
 
 
 def describe_stored(info: Any) -> str:
     """One line for a stored game: date, players, and where it stands."""
     try:
-        title = registry.get(info.game).title
-    except Exception:
+        title = registry.title(info.game)
+    except BellwetherError:  # a game no longer registered: its name will do
         title = info.game
     when = time.strftime("%d %b %H:%M", time.localtime(info.updated))
     players = ", ".join(info.players)
@@ -54,9 +54,13 @@ def describe_stored(info: Any) -> str:
 class HomeScreen(Screen):
     _shown: Any = None
 
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.broken: dict[str, str] = {}  # games whose engine failed when picked, and why
+
     def refresh(self) -> None:
         app = App.get_running_app()
-        available = game_availability()
+        available = game_availability(self.broken)
         infos = app.store.sessions()[:MAX_STORED] if app.store is not None else []
         key = (available, [(i.id, i.updated) for i in infos], app.palette)
         if key == self._shown:
@@ -83,7 +87,13 @@ class HomeScreen(Screen):
 
     def pick(self, game_name: str) -> None:
         app = App.get_running_app()
-        app.root.get_screen("setup").prepare(game_name)
+        try:
+            app.root.get_screen("setup").prepare(game_name)
+        except (ImportError, AttributeError, BellwetherError) as e:  # an engine that fails to load
+            self.broken[game_name] = f"{type(e).__name__}: {e}"
+            app.message = f"{registry.title(game_name)} is not available: {e}"
+            self.refresh()
+            return
         app.go("setup")
 
     def resume(self, session_id: int) -> None:

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 LEVEL_EVERY = 0.25  # seconds between updates of the live microphone level
 LONG_LABEL = 24  # characters
+ENTRY_POOL_KEEP = 12  # entry buttons kept for reuse: six faces, "Clear" and a few answers
 MAX_CHOICES = 120  # more would not be usable by touch; the rest stays reachable by keyboard/log
 DEFAULT_FACES = {"d6": tuple(range(1, 7))}
 
@@ -223,6 +224,9 @@ class TableScreen(Screen):
             b.pressed = None
             b.bind(on_press=self._entry_down, on_release=self._entry_pressed)
             self._entry_pool.append(b)
+        # A long list of answers (every space of a board, say) is rare: the
+        # buttons beyond what a usual question needs are let go after it.
+        del self._entry_pool[max(len(buttons), ENTRY_POOL_KEEP) :]
         grid.clear_widgets()
         for b, (text, action, font) in zip(self._entry_pool, buttons, strict=False):
             b.text, b.action, b.max_font = text, action, font
