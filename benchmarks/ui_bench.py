@@ -1,6 +1,7 @@
 """Start-up time and resident memory of the touchscreen app, in a real window.
 
-    .venv/bin/python benchmarks/ui_bench.py [--game fleeced] [--taps 60] [--camera 300]
+    .venv/bin/python benchmarks/ui_bench.py [--game fleeced] [--taps 60] [--camera 300] [--runs 3]
+                                            [--diagnose DIR]
 
 The app runs in a child process (a real Kivy window; under Xvfb when there is
 no DISPLAY) and plays a scripted game (Fleeced! with four players by default):
@@ -19,6 +20,13 @@ under Xvfb the OpenGL renderer is Mesa's llvmpipe, in software, and a bare
 Kivy window with one label is already ~125 MB resident (54 MB of it LLVM's
 shared library).  The app's garbage collections after redraws (see
 ``ui.application.COLLECT_AFTER``) are timed too: they run on the UI thread.
+Each run is a new process; the figures of every run are printed, and the
+worst peak is the one to quote.
+
+``--diagnose DIR`` writes, per phase, the child's /proc smaps (who holds the
+resident pages), its widgets per screen, the label textures' bytes, the fonts
+SDL2_ttf holds open, glibc's malloc totals and the Python modules imported
+since the last phase: what was used to find where the memory goes.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def child(out: str, game: str, taps: int, camera: int) -> None:
+def child(out: str, game: str, taps: int, camera: int, diagnose: str) -> None:
     t0 = float(os.environ["UI_BENCH_T0"])
     # UI_BENCH_TRACE=1: also the Python heap per phase (slower), to tell Python's
     # share of the memory from the GL driver's.
@@ -76,8 +84,12 @@ def child(out: str, game: str, taps: int, camera: int) -> None:
     marks: dict[str, float] = {}
     phases: dict[str, int] = {}
 
+    seen_modules: set[str] = set(sys.modules)
+
     def rss(phase: str) -> None:
         phases[phase] = _status(os.getpid()).get("VmRSS", 0) // 1024
+        if diagnose:
+            _diagnose(Path(diagnose, phase.replace(" ", "-")), app, seen_modules)
         if tracing:
             phases[phase + " (python heap)"] = tracemalloc.get_traced_memory()[0] // (1024 * 1024)
 
@@ -114,7 +126,8 @@ def child(out: str, game: str, taps: int, camera: int) -> None:
         yield 0.5
         rss("home")
         app.new_game(game, {"players": [{"name": n} for n in ("Ann", "Bob", "Cy", "Di")]})
-        yield 0.5
+        yield 1.0
+        rss("table shown")
         table = app.root.get_screen("table")
         started = time.perf_counter()
         tapped = 0
@@ -155,6 +168,53 @@ def child(out: str, game: str, taps: int, camera: int) -> None:
     app.run()
 
 
+def _diagnose(base: Path, app: Any, seen_modules: set[str]) -> None:
+    """What holds the memory at this phase (``--diagnose``); see the module docstring."""
+    import collections
+    import ctypes
+
+    from kivy.uix.widget import Widget
+
+    base.with_suffix(".smaps").write_text(Path("/proc/self/smaps").read_text())
+    lines = []
+    widgets: collections.Counter[str] = collections.Counter()
+    texture_bytes: collections.Counter[str] = collections.Counter()
+    for screen in app.root.screens:
+        for w in screen.walk():
+            if isinstance(w, Widget):
+                widgets[f"{screen.name}/{type(w).__name__}"] += 1
+            t = getattr(w, "texture", None)
+            if t is not None:
+                texture_bytes[screen.name] += t.width * t.height * 4
+    lines.append(f"widgets: {dict(widgets.most_common())}")
+    lines.append(f"label texture bytes by screen: {dict(texture_bytes)}")
+    fonts: collections.Counter[str] = collections.Counter()
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):  # the listing's own descriptor is gone by now
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target.endswith((".ttf", ".otf")):
+                fonts[os.path.basename(target)] += 1
+    lines.append(f"fonts open (one per file and size): {sum(fonts.values())} {dict(fonts)}")
+
+    class MallInfo2(ctypes.Structure):
+        _FIELDS = "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost"
+        _fields_ = [(n, ctypes.c_size_t) for n in _FIELDS.split()]
+
+    with contextlib.suppress(OSError, AttributeError):  # glibc only
+        libc = ctypes.CDLL(None)
+        libc.mallinfo2.restype = MallInfo2
+        mi = libc.mallinfo2()
+        mb = 1024 * 1024
+        lines.append(
+            f"malloc: heap {mi.arena / mb:.1f} MB, in use {mi.uordblks / mb:.1f} MB, "
+            f"free in heap {mi.fordblks / mb:.1f} MB, own mappings {mi.hblkhd / mb:.1f} MB"
+        )
+    now = set(sys.modules)
+    lines.append(f"modules imported since the last phase: {sorted(now - seen_modules)}")
+    seen_modules |= now
+    base.with_suffix(".txt").write_text("\n".join(lines) + "\n")
+
+
 def _status(pid: int) -> dict[str, int]:
     values = {}
     try:
@@ -168,19 +228,8 @@ def _status(pid: int) -> dict[str, int]:
     return values
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description="Start-up time and resident memory of the app in a real window.")
-    parser.add_argument(
-        "--game", default="fleeced", help="the game played (default fleeced; tally = the core's test game)"
-    )
-    parser.add_argument("--taps", type=int, default=60, help="touches on the Table's answers (default 60)")
-    parser.add_argument(
-        "--camera", type=int, default=300, help="camera readings sent through the sensor queue (default 300)"
-    )
-    args = parser.parse_args()
-    game, taps, camera = args.game, args.taps, args.camera
-    from benchmarks._machine import describe
-
+def run_once(game: str, taps: int, camera: int, diagnose: str) -> tuple[dict[str, Any], list[int], dict[str, int]]:
+    """One child process: its marks, its resident memory samples in play (kB), and its peaks per kind."""
     xvfb = None
     env = dict(os.environ)
     tmp = Path(tempfile.mkdtemp(prefix="ui-bench-"))
@@ -193,9 +242,11 @@ def main() -> int:
         time.sleep(1.0)
         env["DISPLAY"] = f":{n}"
     env.update(KIVY_HOME=str(tmp / "kivy"), KIVY_NO_ARGS="1", UI_BENCH_T0=repr(time.time()))
+    peak: dict[str, int] = {}
+    play: list[int] = []
     try:
         proc = subprocess.Popen(
-            [sys.executable, __file__, "--child", str(tmp / "out"), game, str(taps), str(camera)],
+            [sys.executable, __file__, "--child", str(tmp / "out"), game, str(taps), str(camera), diagnose],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -205,8 +256,6 @@ def main() -> int:
         lines: list[str] = []
         reader = threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True)  # type: ignore[arg-type]
         reader.start()
-        peak: dict[str, int] = {}
-        play: list[int] = []
         while proc.poll() is None:
             s = _status(proc.pid)
             if s and any(line.startswith("READY") for line in lines):
@@ -219,38 +268,67 @@ def main() -> int:
         if xvfb is not None:
             xvfb.terminate()
         shutil.rmtree(tmp, ignore_errors=True)
-    marks: dict[str, float] = {}
+    marks: dict[str, Any] = {}
     for line in lines:
         if line.startswith("DONE "):
             marks = json.loads(line[5:])
-    if not marks:
-        print("the scripted game did not finish", file=sys.stderr)
-        return 1
+    return marks, play, peak
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Start-up time and resident memory of the app in a real window.")
+    parser.add_argument(
+        "--game", default="fleeced", help="the game played (default fleeced; tally = the core's test game)"
+    )
+    parser.add_argument("--taps", type=int, default=60, help="touches on the Table's answers (default 60)")
+    parser.add_argument(
+        "--camera", type=int, default=300, help="camera readings sent through the sensor queue (default 300)"
+    )
+    parser.add_argument("--runs", type=int, default=3, help="separate app processes measured (default 3)")
+    parser.add_argument("--diagnose", default="", metavar="DIR", help="write what holds the memory, per phase, here")
+    args = parser.parse_args()
+    from benchmarks._machine import describe
+
+    if args.diagnose:
+        Path(args.diagnose).mkdir(parents=True, exist_ok=True)
+        args.diagnose = str(Path(args.diagnose).resolve())
     print(f"machine: {describe()} (shared; load {os.getloadavg()[0]:.1f})")
-    print(f"start-up, launch to first frame: {marks['first_frame_since_launch']:.2f} s")
-    print(f"start-up, App.run to first frame: {marks['first_frame_since_run']:.2f} s")
-    print(
-        f"played {game}: {marks['events']} events ({marks['taps']} touches at {marks['taps_per_s']:.1f}/s, "
-        f"{camera} camera readings at {marks['camera_events_per_s']:.0f}/s), then Log, Results, Settings"
-    )
-    print("resident memory by phase (MB): " + ", ".join(f"{k} {v}" for k, v in marks["phases"].items()))
-    print(
-        f"resident memory in play: peak {max(play) / 1024:.0f} MB, median {sorted(play)[len(play) // 2] / 1024:.0f} MB"
-    )
-    print(
-        f"  of the peak: anonymous {peak.get('RssAnon', 0) / 1024:.0f} MB, file-backed {peak.get('RssFile', 0) / 1024:.0f} MB "
-        "(mostly the GL driver's shared libraries)"
-    )
-    gc_ms = marks["gc_ms"]
-    if gc_ms:
+    peaks, medians = [], []
+    for run in range(1, args.runs + 1):
+        marks, play, peak = run_once(args.game, args.taps, args.camera, args.diagnose)
+        if not marks:
+            print("the scripted game did not finish", file=sys.stderr)
+            return 1
+        peaks.append(max(play) / 1024)
+        medians.append(sorted(play)[len(play) // 2] / 1024)
+        print(f"run {run}:")
+        print(f"  start-up, launch to first frame: {marks['first_frame_since_launch']:.2f} s")
+        print(f"  start-up, App.run to first frame: {marks['first_frame_since_run']:.2f} s")
         print(
-            f"garbage collections after redraws: {len(gc_ms)}, median {gc_ms[len(gc_ms) // 2]:.1f} ms, longest {gc_ms[-1]:.1f} ms"
+            f"  played {args.game}: {marks['events']} events ({marks['taps']} touches at {marks['taps_per_s']:.1f}/s, "
+            f"{args.camera} camera readings at {marks['camera_events_per_s']:.0f}/s), then Log, Results, Settings"
         )
+        print("  resident memory by phase (MB): " + ", ".join(f"{k} {v}" for k, v in marks["phases"].items()))
+        print(f"  resident memory in play: peak {peaks[-1]:.0f} MB, median {medians[-1]:.0f} MB")
+        print(
+            f"    of the peak: anonymous {peak.get('RssAnon', 0) / 1024:.0f} MB, "
+            f"file-backed {peak.get('RssFile', 0) / 1024:.0f} MB (mostly the GL driver's shared libraries)"
+        )
+        gc_ms = marks["gc_ms"]
+        if gc_ms:
+            print(
+                f"  garbage collections on the UI thread: {len(gc_ms)}, median {gc_ms[len(gc_ms) // 2]:.1f} ms, "
+                f"longest {gc_ms[-1]:.1f} ms"
+            )
+    print(
+        f"resident memory in play over {args.runs} run(s): worst peak {max(peaks):.0f} MB, "
+        f"medians {min(medians):.0f}-{max(medians):.0f} MB (target: under 150 MB)"
+    )
     return 0
 
 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        child(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6])
         sys.exit(0)
     sys.exit(main())

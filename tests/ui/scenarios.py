@@ -1010,6 +1010,26 @@ def held_tap_during_reading(ctx: Ctx) -> Iterator[float]:
 
 
 @scenario()
+def quick_switches(ctx: Ctx) -> Iterator[float]:
+    """Views are let go when left: switching back within the same frame, or
+    leaving and coming back to the Table, still shows them whole."""
+    app = ctx.app
+    yield from start_tally(ctx)
+    entry = app.root.get_screen("table").ids.entry
+    yield from ctx.tap(ctx.button("3", entry))
+    for name in ("log", "settings", "log"):  # no frame between them
+        app.go(name)
+    yield 0.6
+    ctx.result["log_rows"] = [b.text for b in ctx.buttons(ctx.screen.ids.rows)]
+    ctx.result["screens"] = sorted(s.name for s in app.root.screens)
+    yield from ctx.tap_text("Back to the table")
+    yield 0.3
+    ctx.result["table"] = table_facts(ctx)
+    ctx.result["entry"] = [b.text for b in app.root.get_screen("table").ids.entry.children]
+    ctx.result["board"] = app.root.get_screen("table").board is not None
+
+
+@scenario()
 def fit_smallest_font(ctx: Ctx) -> Iterator[float]:
     """Text that can never fit, with a smallest font between whole pixels: the fitting stops at it."""
     from ui.widgets import FitLabel

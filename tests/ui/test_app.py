@@ -354,6 +354,14 @@ def test_a_held_face_lifted_after_a_reading_enters_nothing(scenarios):
     assert r["faces"] == [[5]] and r["sources"] == ["camera"]
 
 
+def test_views_let_go_when_left_come_back_whole(scenarios):
+    r = scenarios.run("quick_switches")
+    assert any("roll d6: 3" in t for t in r["log_rows"])
+    assert r["screens"].count("log") == 1 and "settings" not in r["screens"]
+    assert r["table"]["prompt"] == "Bob: roll the die."
+    assert {"1", "6"} <= set(r["entry"]) and r["board"]
+
+
 def test_fitting_stops_at_the_smallest_font_between_pixels(scenarios):
     r = scenarios.run("fit_smallest_font", timeout=30)
     assert r["font_size"] == 10.0

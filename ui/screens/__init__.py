@@ -30,17 +30,25 @@ SCREENS: dict[str, str] = {
 }
 
 
+def release(_screen: Screen | None = None) -> None:
+    """Collect what a screen has just let go, now, so that the view built next
+    reuses that memory (a full collection: Kivy widgets are reference cycles)."""
+    app = App.get_running_app()
+    if hasattr(app, "collect_garbage"):
+        app.collect_garbage()
+
+
 def screen_class(name: str) -> type[Screen]:
     module, _, cls = SCREENS[name].partition(":")
     return getattr(importlib.import_module(f"{__name__}.{module}"), cls)
 
 
-# Views rebuilt from the session or the preferences each time they are shown:
-# once left, they are let go, so their widgets and textures do not stay
-# resident during play.  There is no transition to wait for (NoTransition), so
-# they go on the next frame and are collected at once: the screen just opened
-# and the one just left would otherwise hold memory together for a while
-# (peak +3 MB in benchmarks/ui_bench.py).
+# Views rebuilt from the session or the preferences each time they are shown.
+# The peak in play is the Table plus one of them, so when one is left its
+# content is let go and collected at once, before the next screen is drawn
+# (which is then built in that memory, not beside it); the emptied screen is
+# removed on the next frame (benchmarks/ui_bench.py: peak 151 -> 144 MB with
+# the Table's own letting go, see TableScreen.on_pre_leave).
 LET_GO = frozenset({"log", "results", "settings"})
 LET_GO_AFTER = 0  # the next frame after leaving
 
@@ -55,22 +63,27 @@ class Screens(ScreenManager):
         self._let_go = Clock.create_trigger(self._let_go_hidden, LET_GO_AFTER)
 
     def on_current(self, instance: Any, value: str) -> None:
+        leaving = self.current_screen
+        if leaving is not None and leaving.name in LET_GO and leaving.name != value:
+            # Its content goes before the next screen is drawn, not beside it.
+            leaving.clear_widgets()
+            release()
         super().on_current(instance, value)
         self._let_go()
 
     def _let_go_hidden(self, _dt: float) -> None:
-        gone = [
-            screen
-            for screen in self.screens
-            if screen.name in LET_GO and screen is not self.current_screen and not self.transition.is_active
-        ]
+        if self.transition.is_active:  # even NoTransition completes on a later frame
+            self._let_go()
+            return
+        gone = [screen for screen in self.screens if screen.name in LET_GO and screen is not self.current_screen]
         for screen in gone:
-            self.remove_widget(screen)
-        app = App.get_running_app()
-        if gone and hasattr(app, "collect_garbage"):
-            app.collect_garbage()
+            self.remove_widget(screen)  # already emptied and collected when left
 
     def get_screen(self, name: str) -> Screen:
+        for stale in [s for s in self.screens if s.name == name and name in LET_GO and not s.children]:
+            # Emptied when left (see on_current) and shown again before the next
+            # frame removed it: a fresh one is built instead of a blank one shown.
+            self.remove_widget(stale)
         if name in SCREENS and not any(s.name == name for s in self.screens):
             self.add_widget(screen_class(name)(name=name))
         return super().get_screen(name)

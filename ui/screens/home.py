@@ -13,6 +13,7 @@ from companion import registry
 from companion.errors import BellwetherError
 
 from ..widgets import FitButton, load_kv
+from . import release
 
 MAX_STORED = 30  # the list is for picking up recent games, not an archive
 
@@ -84,6 +85,14 @@ class HomeScreen(Screen):
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
+
+    def on_pre_leave(self, *_: Any) -> None:
+        # Home stays built but its lists are let go while a game is on: the
+        # Setup and Table screens are built next, in their memory.
+        self.ids.games.clear_widgets()
+        self.ids.stored.clear_widgets()
+        self._shown = None
+        release(self)
 
     def pick(self, game_name: str) -> None:
         app = App.get_running_app()

@@ -26,6 +26,7 @@ from .. import theme
 from ..boards import board_class
 from ..offers import legal_as_choices
 from ..widgets import FitButton, FitLabel, load_kv
+from . import release
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,18 @@ class TableScreen(Screen):
         # The microphone's level changes without any game event: only that
         # one label is refreshed, four times a second, while the Table shows.
         self._level_clock = Clock.schedule_interval(self._tick_level, LEVEL_EVERY)
+
+    def on_pre_leave(self, *_: Any) -> None:
+        # The view about to be shown (Log, Settings, Results) is built next: the
+        # game's picture and the answer buttons are let go first, so it is built
+        # in their memory instead of beside it (the peak in play is the Table
+        # plus one such view), and drawn again from the session on return.
+        self.ids.board_holder.clear_widgets()
+        self.board, self.board_game = None, None
+        self.ids.entry.clear_widgets()
+        self._entry_pool.clear()
+        self._entry_drawn = None  # same question on return: redrawn, a half-entered answer kept
+        release(self)
 
     def on_leave(self, *_: Any) -> None:
         if self._level_clock is not None:
