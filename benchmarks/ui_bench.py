@@ -7,7 +7,9 @@ The app runs in a child process (a real Kivy window; under Xvfb when there is
 no DISPLAY) and plays a scripted game (Fleeced! with four players by default):
 each step a mouse click, through the window's own mouse provider, on what the
 Table offers and shows (a die face when dice are asked for, else one of the
-offered answers, chosen by a seeded random generator), then a burst of camera
+offered answers, chosen by a seeded random generator; a move the game takes on
+its picture instead, such as a Shear Panic sheep and direction, is submitted
+as the touch it would be, from the legal moves), then a burst of camera
 readings through the sensor queue, then visits to the Log, Results and Settings
 screens.  The real sensors (camera, microphone, buttons) are opened as in play,
 so their modules count in the memory when their devices can be there.  This
@@ -65,7 +67,7 @@ def child(out: str, game: str, taps: int, camera: int, diagnose: str) -> None:
     from kivy.core.window import Window
 
     from companion import testing
-    from companion.events import ROLL, Event, Source
+    from companion.events import ROLL, Event, Source, thaw
     from hardware.sensor import Sensor
     from ui.application import AppOptions, BellwetherApp
     from ui.sensors import SensorHub
@@ -131,13 +133,28 @@ def child(out: str, game: str, taps: int, camera: int, diagnose: str) -> None:
         table = app.root.get_screen("table")
         started = time.perf_counter()
         tapped = 0
+        on_picture = 0
         for i in range(taps):
-            button = answer(table, i)
-            if button is None or app.session.outcome() is not None:
+            if app.session.outcome() is not None:
                 break
-            yield from tap(button)
-            tapped += 1
+            button = answer(table, i)
+            if button is not None:
+                yield from tap(button)
+                tapped += 1
+                continue
+            # Nothing to tap in the list: the game takes this move on its picture
+            # (a sheep and a direction, a place on the field). The move a finger
+            # there would make is submitted as that touch, so the picture redraws
+            # as in play.
+            legal = [e for e in app.session.game.legal_actions(app.session.state) if e.type != ROLL]
+            if not legal:
+                break
+            move = legal[chooser.randrange(len(legal))]
+            app.submit(Event(move.type, thaw(move.payload), move.player, time.time(), Source.TOUCH))
+            on_picture += 1
+            yield 0.33
         marks["taps"] = tapped
+        marks["on_picture"] = on_picture
         marks["taps_per_s"] = tapped / (time.perf_counter() - started)
         rss("after touches")
         started = time.perf_counter()
@@ -305,7 +322,9 @@ def main() -> int:
         print(f"  start-up, launch to first frame: {marks['first_frame_since_launch']:.2f} s")
         print(f"  start-up, App.run to first frame: {marks['first_frame_since_run']:.2f} s")
         print(
-            f"  played {args.game}: {marks['events']} events ({marks['taps']} touches at {marks['taps_per_s']:.1f}/s, "
+            f"  played {args.game}: {marks['events']} events ({marks['taps']} touches at {marks['taps_per_s']:.1f}/s"
+            + (f", {marks['on_picture']} moves of the picture" if marks["on_picture"] else "")
+            + ", "
             f"{args.camera} camera readings at {marks['camera_events_per_s']:.0f}/s), then Log, Results, Settings"
         )
         print("  resident memory by phase (MB): " + ", ".join(f"{k} {v}" for k, v in marks["phases"].items()))

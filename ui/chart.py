@@ -15,7 +15,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from . import theme
-from .widgets import FitLabel, PlayerMark, fan, shape_points
+from .widgets import FitLabel, PlayerMark, shapes_mesh
 
 LEGEND_COLS = 3  # players per legend row: room for long names
 MAX_MARKERS = 40  # beyond this, markers every n-th point keep the lines readable
@@ -56,21 +56,7 @@ class PlotArea(Widget):
                 at = [(pts[2 * i], pts[2 * i + 1]) for i in range(0, len(values), every)]
                 for colour, radius in (((0, 0, 0, 1), dp(5) + 1.5), (rgba, dp(5))):
                     Color(*colour)
-                    Mesh(**_markers(shape, at, radius), mode="triangles")
-
-
-def _markers(shape: str, at: list[tuple[float, float]], radius: float) -> dict[str, list[Any]]:
-    """One triangle mesh of a shape at every point (fans turned into triangles)."""
-    vertices: list[float] = []
-    indices: list[int] = []
-    for x, y in at:
-        verts, _ = fan(shape_points(shape, x, y, radius), x, y)
-        base = len(vertices) // 4
-        n = len(verts) // 4
-        vertices += verts
-        for k in range(1, n - 1):
-            indices += [base, base + k, base + k + 1]
-    return {"vertices": vertices, "indices": indices}
+                    Mesh(**shapes_mesh(shape, at, radius), mode="triangles")
 
 
 class ScoreChart(BoxLayout):

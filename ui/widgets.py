@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from typing import Any
 
 from kivy.clock import Clock
@@ -104,6 +105,54 @@ def fan(pts: list[float], cx: float, cy: float) -> tuple[list[float], list[int]]
         verts += [pts[i], pts[i + 1], 0, 0]
     verts += [pts[0], pts[1], 0, 0]
     return verts, list(range(len(verts) // 4))
+
+
+def reuse(pool: list[Any], count: int, make: Callable[[], Any], keep: int = 12) -> list[Any]:
+    """The first ``count`` widgets of ``pool``, making the missing ones.
+
+    Pictures redraw after every event: widgets made anew each time would
+    allocate new (GL) textures and buffers each time, and leave garbage for the
+    collector; reused ones keep theirs when their text stays the same.  Spares
+    beyond ``keep`` (after a rare long list) are let go.
+    """
+    while len(pool) < count:
+        pool.append(make())
+    del pool[max(count, keep) :]
+    return pool[:count]
+
+
+def fans_mesh(outlines: list[tuple[list[float], float, float]]) -> dict[str, list[Any]]:
+    """``Mesh`` arguments (mode "triangles") filling every star-shaped outline
+    (points, centre x, centre y) of the list: one vertex buffer for all of them
+    instead of one per shape (~0.1 MB each under Mesa's software GL)."""
+    vertices: list[float] = []
+    indices: list[int] = []
+    for pts, cx, cy in outlines:
+        verts, _ = fan(pts, cx, cy)
+        base = len(vertices) // 4
+        n = len(verts) // 4
+        vertices += verts
+        for k in range(1, n - 1):
+            indices += [base, base + k, base + k + 1]
+    return {"vertices": vertices, "indices": indices}
+
+
+def shapes_mesh(shape: str, at: list[tuple[float, float]], radius: float) -> dict[str, list[Any]]:
+    """``fans_mesh`` of one player shape of ``radius`` at every point."""
+    return fans_mesh([(shape_points(shape, x, y, radius), x, y) for x, y in at])
+
+
+def outlines_mesh(outlines: list[list[float]]) -> dict[str, list[Any]]:
+    """``Mesh`` arguments (mode "lines", one pixel wide) for closed outlines."""
+    vertices: list[float] = []
+    indices: list[int] = []
+    for pts in outlines:
+        base = len(vertices) // 4
+        n = len(pts) // 2
+        for i in range(n):
+            vertices += [pts[2 * i], pts[2 * i + 1], 0, 0]
+            indices += [base + i, base + (i + 1) % n]
+    return {"vertices": vertices, "indices": indices}
 
 
 class Panel(BoxLayout):

@@ -26,7 +26,7 @@ from companion.session import Session
 
 from .. import theme
 from ..offers import PICTURE_HANDLES
-from ..widgets import FitButton, fan, load_kv, shape_points
+from ..widgets import FitButton, fans_mesh, load_kv, outlines_mesh, reuse, shape_points
 from . import Picture, SetupOption, SetupSpec
 
 SETUP = SetupSpec(options=(SetupOption("mode", "Mode", ("board", "quick")),))
@@ -65,6 +65,7 @@ class HexField(Widget):
         self.ghosts: set[tuple[int, int]] = set()  # anchors where a pasture board may go
         self.chosen: tuple[int, int] | None = None
         self.on_pick: Any = None  # called with the anchor a finger chose
+        self._counts: list[Label] = []  # the stacks' count labels, reused (see ui.widgets.reuse)
         self.bind(pos=self.redraw, size=self.redraw)
 
     def _all(self) -> list[tuple[int, int]]:
@@ -102,42 +103,73 @@ class HexField(Widget):
         if not self._all():
             return
         size, ox, oy = self._layout()
+        # Hexes of one colour in one mesh, the thin outlines in another, the
+        # owners' marks in a third: a field of 64 hexes drawn one instruction
+        # each held ~190 vertex buffers, remade at every event.
+        fills: dict[tuple[float, ...], list[tuple[list[float], float, float]]] = {}
+        thin: list[list[float]] = []
+        lit_outlines: list[list[float]] = []
+        marks: list[tuple[list[float], float, float]] = []
+        for q, r in self.field:
+            cx, cy = self.centre(q, r, size, ox, oy)
+            corners = []
+            for i in range(6):
+                a = math.pi / 6 + i * math.pi / 3
+                corners += [cx + size * 0.95 * math.cos(a), cy + size * 0.95 * math.sin(a)]
+            stack = self.stacks.get((q, r))
+            rgba = self.styles.get(stack[0], (theme.TEXT, "circle"))[0] if stack else (0.35, 0.55, 0.3, 1)
+            fills.setdefault(tuple(rgba), []).append((corners, cx, cy))
+            lit = (q, r) in self.highlight or (q, r) == self.picked
+            (lit_outlines if lit else thin).append(corners)
+            if stack:
+                shape = self.styles.get(stack[0], (None, "circle"))[1]
+                mx, my = cx - size * 0.35, cy + size * 0.3
+                marks.append((shape_points(shape, mx, my, size * 0.22), mx, my))
+        # The places a pasture board may go (up to ~150) as thin rings in one
+        # mesh: a wide Kivy Line is triangulated with round joints, thousands of
+        # triangles each, which cost llvmpipe ~80 MB for a field of them.
+        rings = [
+            shape_points("circle", *self.centre(q, r, size, ox, oy), size * 0.6)
+            for q, r in self.ghosts
+            if (q, r) != self.chosen
+        ]
         with self.canvas:
-            for q, r in self.ghosts:
-                cx, cy = self.centre(q, r, size, ox, oy)
-                chosen = (q, r) == self.chosen
-                Color(*(theme.ACCENT if chosen else theme.MUTED))
-                Line(circle=(cx, cy, size * 0.6), width=2.4 if chosen else 1.2)
-            for q, r in self.field:
-                cx, cy = self.centre(q, r, size, ox, oy)
-                corners = []
-                for i in range(6):
-                    a = math.pi / 6 + i * math.pi / 3
-                    corners += [cx + size * 0.95 * math.cos(a), cy + size * 0.95 * math.sin(a)]
-                stack = self.stacks.get((q, r))
-                rgba = self.styles.get(stack[0], (theme.TEXT, "circle"))[0] if stack else (0.35, 0.55, 0.3, 1)
-                verts, idx = fan(corners, cx, cy)
+            if rings:
+                Color(*theme.MUTED)
+                Mesh(**outlines_mesh(rings), mode="lines")
+            if self.chosen in self.ghosts:
+                Color(*theme.ACCENT)
+                Line(circle=(*self.centre(*self.chosen, size, ox, oy), size * 0.6), width=2.4)
+            for rgba, hexes in fills.items():
                 Color(*rgba)
-                Mesh(vertices=verts, indices=idx, mode="triangle_fan")
-                lit = (q, r) in self.highlight or (q, r) == self.picked
-                Color(*(theme.TEXT if lit else (0, 0, 0, 1)))
-                Line(points=[*corners, corners[0], corners[1]], width=2.4 if lit else 1)
-                if stack:
-                    shape = self.styles.get(stack[0], (None, "circle"))[1]
-                    pts = shape_points(shape, cx - size * 0.35, cy + size * 0.3, size * 0.22)
-                    v2, i2 = fan(pts, cx - size * 0.35, cy + size * 0.3)
-                    Color(0, 0, 0, 1)
-                    Mesh(vertices=v2, indices=i2, mode="triangle_fan")
+                Mesh(**fans_mesh(hexes), mode="triangles")
+            Color(0, 0, 0, 1)
+            if thin:
+                Mesh(**outlines_mesh(thin), mode="lines")
+            if marks:
+                Mesh(**fans_mesh(marks), mode="triangles")
+            Color(*theme.TEXT)
+            for corners in lit_outlines:
+                Line(points=[*corners, corners[0], corners[1]], width=2.4)
         box = size * 0.9
         if box < MIN_COUNT_BOX:
             return  # too small to read: the counts are listed under the field instead
-        for (q, r), (_owner, count) in self.stacks.items():
+        stacks = list(self.stacks.items())
+        for label, ((q, r), (_owner, count)) in zip(reuse(self._counts, len(stacks), self._count_label), stacks, strict=True):
             cx, cy = self.centre(q, r, size, ox, oy)
-            label = Label(text=str(count), font_size=max(sp(8), box * 0.55), bold=True, color=(0, 0, 0, 1) if count else theme.TEXT,
-                          size_hint=(None, None), size=(box, box), pos=(cx - box / 2, cy - box / 2), halign="center", valign="middle")
-            label.outline_width = 1
-            label.outline_color = (1, 1, 1, 1)
+            label.text = str(count)
+            label.font_size = max(sp(8), box * 0.55)
+            label.color = (0, 0, 0, 1) if count else theme.TEXT
+            label.size = (box, box)
+            label.pos = (cx - box / 2, cy - box / 2)
             self.add_widget(label)
+
+    @staticmethod
+    def _count_label() -> Label:
+        label = Label(bold=True, size_hint=(None, None), halign="center", valign="middle")
+        label.outline_width = 1
+        label.outline_color = (1, 1, 1, 1)
+        return label
 
 
 def placements(session: Session) -> dict[tuple[int, int], list[Any]]:

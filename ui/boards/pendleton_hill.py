@@ -33,6 +33,7 @@ def space_text(name: str, space: Mapping[str, Any]) -> str:
 
 
 class PendletonHillBoard(Picture, BoxLayout):
+    _layout: Any = None  # the tiers' spaces the hill's boxes were made for
 
     def draw(self, session: Session, before: tuple[Any, ...] | None) -> None:
         sj = session.game.state_json(session.state)
@@ -40,15 +41,24 @@ class PendletonHillBoard(Picture, BoxLayout):
         tiers: dict[int, list[tuple[str, Mapping[str, Any]]]] = {}
         for name, space in hill.items():
             tiers.setdefault(int(space.get("tier", 0)), []).append((name, space))
-        box = self.ids.hill
-        box.clear_widgets()
-        for tier in sorted(tiers, reverse=True):  # the top of the hill first
-            row = BoxLayout(spacing=dp(3))
-            for name, space in sorted(tiers[tier]):
-                cell = Panel(padding=dp(2))
-                cell.add_widget(FitLabel(text=space_text(name, space), max_font=sp(14), min_font=sp(7), halign="center"))
-                row.add_widget(cell)
-            box.add_widget(row)
+        order = [sorted(tiers[tier]) for tier in sorted(tiers, reverse=True)]  # the top of the hill first
+        layout = [[name for name, _ in row] for row in order]
+        if layout != self._layout:  # the hill's shape is set up once a game: boxes made then, texts updated after
+            self._layout = layout
+            self._cells: dict[str, FitLabel] = {}
+            box = self.ids.hill
+            box.clear_widgets()
+            for row_spaces in layout:
+                row = BoxLayout(spacing=dp(3))
+                for name in row_spaces:
+                    cell = Panel(padding=dp(2))
+                    self._cells[name] = FitLabel(max_font=sp(14), min_font=sp(7), halign="center")
+                    cell.add_widget(self._cells[name])
+                    row.add_widget(cell)
+                box.add_widget(row)
+        for row in order:
+            for name, space in row:
+                self._cells[name].text = space_text(name, space)
         pens = "; ".join(f"pen {p.get('pen')}: {p.get('spaces')} spaces, {_short(p.get('sheep') or {})}" for p in sj.get("pens", ()))
         deck = sj.get("deck", {})
         self.ids.pens.text = f"Pens: {pens or 'none'}"

@@ -26,7 +26,7 @@ from companion.session import Session
 
 from .. import theme
 from ..offers import PICTURE_HANDLES
-from ..widgets import FitButton, FitLabel, fan, load_kv, shape_points
+from ..widgets import FitButton, FitLabel, fan, load_kv, reuse, shape_points
 from . import SetupSpec
 
 SETUP = SetupSpec(key="colour", values=("red", "yellow", "blue", "green"))
@@ -136,6 +136,10 @@ class ShearPanicBoard(BoxLayout):
         self.selected: tuple[int, int] | None = None
         self.session: Session | None = None
         self._sj: Mapping[str, Any] = {}
+        # Reused from one redraw to the next (see ui.widgets.reuse).
+        self._sheep: list[Any] = []
+        self._gaps: list[Any] = []
+        self._moves: list[Any] = []
         self.ids.flock_scroll.bind(size=lambda *_: self._draw_flock(self._sj))
 
     def update(self, session: Session) -> None:
@@ -194,20 +198,26 @@ class ShearPanicBoard(BoxLayout):
         cell = max(theme.touch_size(), min(view.width / grid.cols, view.height / rows))
         grid.size = (cell * grid.cols, cell * rows)
         # Row y=0 is the front of the flock: drawn at the top, like the rows in state_json.
-        for y in range(min(ys), max(ys) + 1):
-            for x in range(min(xs), max(xs) + 1):
-                colour = at.get((x, y))
-                if colour is None:
-                    grid.add_widget(Widget())
-                    continue
-                chosen = self.selected == (x, y)
-                b = FitButton(text=SHEEP_LETTER.get(colour, "?") + ("*" if chosen else ""), max_font=sp(26), bold=True)
-                b.background_color = SHEEP_RGBA.get(colour, theme.PANEL_LIGHT)
-                b.color = (0, 0, 0, 1) if colour in ("yellow", "white") else (1, 1, 1, 1)
-                b.sheep = (x, y)
-                b.colour = colour
-                b.bind(on_release=lambda btn: self.select(btn.sheep))
-                grid.add_widget(b)
+        cells = [(x, y) for y in range(min(ys), max(ys) + 1) for x in range(min(xs), max(xs) + 1)]
+        sheep = iter(reuse(self._sheep, len(at), self._sheep_button))
+        gaps = iter(reuse(self._gaps, len(cells) - len(at), Widget))
+        for x, y in cells:
+            colour = at.get((x, y))
+            if colour is None:
+                grid.add_widget(next(gaps))
+                continue
+            b = next(sheep)
+            b.text = SHEEP_LETTER.get(colour, "?") + ("*" if self.selected == (x, y) else "")
+            b.background_color = SHEEP_RGBA.get(colour, theme.PANEL_LIGHT)
+            b.color = (0, 0, 0, 1) if colour in ("yellow", "white") else (1, 1, 1, 1)
+            b.sheep = (x, y)
+            b.colour = colour
+            grid.add_widget(b)
+
+    def _sheep_button(self) -> Any:
+        b = FitButton(max_font=sp(26), bold=True)
+        b.bind(on_release=lambda btn: self.select(btn.sheep))
+        return b
 
     def select(self, pos: tuple[int, int]) -> None:
         self.selected = None if self.selected == pos else pos
@@ -232,11 +242,15 @@ class ShearPanicBoard(BoxLayout):
             mine = [e for e in legal if sheep_at(e) is None]
             needs_sheep = any(sheep_at(e) is not None for e in legal)
             self.ids.actions_heading.text = "Touch a sheep, then a move" if needs_sheep else ("Choose:" if mine else "")
-        for e in mine:
-            b = FitButton(text=action_label(e), max_font=sp(16))
+        for b, e in zip(reuse(self._moves, len(mine), self._move_button), mine, strict=True):
+            b.text = action_label(e)
             b.event = e
-            b.bind(on_release=lambda btn: self.act(btn.event))
             box.add_widget(b)
+
+    def _move_button(self) -> Any:
+        b = FitButton(max_font=sp(16))
+        b.bind(on_release=lambda btn: self.act(btn.event))
+        return b
 
     def act(self, event: Event) -> None:
         app = App.get_running_app()

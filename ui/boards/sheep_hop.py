@@ -10,7 +10,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from kivy.graphics import Color, Ellipse, Line
+from kivy.graphics import Color, Ellipse, Line, Mesh
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -18,7 +18,7 @@ from kivy.uix.widget import Widget
 from companion.session import Session
 
 from .. import theme
-from ..widgets import FitLabel, load_kv
+from ..widgets import FitLabel, load_kv, shapes_mesh
 from . import Picture, SetupOption, SetupSpec
 from .generic import _short
 
@@ -41,17 +41,39 @@ class PathRing(Widget):
         r = min(self.width, self.height) * 0.42
         dot = max(3.0, min(r * math.pi / self.length * 0.7, dp(10)))
         cx, cy = self.center
+        spaces = []
+        for i in range(self.length):
+            a = math.pi / 2 - 2 * math.pi * i / self.length
+            spaces.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+        x, y = spaces[self.position % self.length]
+        size = dot * 2.2
         with self.canvas:
-            for i in range(self.length):
-                a = math.pi / 2 - 2 * math.pi * i / self.length
-                x, y = cx + r * math.cos(a), cy + r * math.sin(a)
-                here = i == self.position
-                Color(*(theme.ALERT if here else theme.PANEL_LIGHT))
-                size = dot * (2.2 if here else 1.4)
-                Ellipse(pos=(x - size / 2, y - size / 2), size=(size, size))
-                if here:  # a ring as well as the colour marks the wolf
-                    Color(*theme.TEXT)
-                    Line(circle=(x, y, size / 2 + 2), width=1.5)
+            # Every space in one mesh: a wolf's path has some twenty spaces, and
+            # one vertex buffer each is memory for nothing.
+            Color(*theme.PANEL_LIGHT)
+            Mesh(**shapes_mesh("circle", [p for i, p in enumerate(spaces) if i != self.position], dot * 0.7), mode="triangles")
+            Color(*theme.ALERT)
+            Ellipse(pos=(x - size / 2, y - size / 2), size=(size, size))
+            Color(*theme.TEXT)  # a ring as well as the colour marks the wolf
+            Line(circle=(x, y, size / 2 + 2), width=1.5)
+
+
+class WolfColumn(BoxLayout):
+    """One wolf: its path, and in words where it is (reused between redraws)."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(orientation="vertical", **kw)
+        self.ring = PathRing()
+        self.label = FitLabel(size_hint_y=None, height=dp(22), max_font=sp(14), halign="center")
+        self.add_widget(self.ring)
+        self.add_widget(self.label)
+
+    def show(self, name: str, wolf: Mapping[str, Any]) -> None:
+        ring = self.ring
+        ring.length = int(wolf.get("path_length", 0))
+        ring.position = int(wolf.get("position", 0))
+        self.label.text = f"{name} wolf: space {ring.position} of {ring.length}, {wolf.get('direction', '?')}"
+        ring.redraw()
 
 
 class SheepHopBoard(Picture, BoxLayout):
@@ -60,17 +82,12 @@ class SheepHopBoard(Picture, BoxLayout):
         sj = session.game.state_json(session.state)
         wolves: Mapping[str, Any] = sj.get("wolves", {})
         rings = self.ids.rings
-        rings.clear_widgets()
-        for name, w in wolves.items():
-            col = BoxLayout(orientation="vertical")
-            ring = PathRing()
-            ring.length = int(w.get("path_length", 0))
-            ring.position = int(w.get("position", 0))
-            col.add_widget(ring)
-            col.add_widget(FitLabel(text=f"{name} wolf: space {ring.position} of {ring.length}, {w.get('direction', '?')}",
-                                    size_hint_y=None, height=dp(22), max_font=sp(14), halign="center"))
-            rings.add_widget(col)
-            ring.redraw()
+        while len(rings.children) < len(wolves):
+            rings.add_widget(WolfColumn(), index=len(rings.children))
+        while len(rings.children) > len(wolves):
+            rings.remove_widget(rings.children[0])
+        for col, (name, w) in zip(reversed(rings.children), wolves.items(), strict=True):
+            col.show(name, w)
         self.ids.counts.text = f"Saved {sj.get('saved', 0)} · captured {sj.get('captured', 0)} · on the board {sj.get('on_board', 0)}"
         tiles = sj.get("tiles") or []
         self.ids.tiles.text = f"Tiles in play: {_short(tiles) if tiles else 'none'} · raccoon {sj.get('raccoon', '?')}"

@@ -25,14 +25,14 @@ from companion.game import Choice, DiceRequest
 from .. import theme
 from ..boards import board_class
 from ..offers import legal_as_choices
-from ..widgets import FitButton, FitLabel, load_kv
+from ..widgets import FitButton, FitLabel, load_kv, reuse
 from . import release
 
 log = logging.getLogger(__name__)
 
 LEVEL_EVERY = 0.25  # seconds between updates of the live microphone level
 LONG_LABEL = 24  # characters
-ENTRY_POOL_KEEP = 12  # entry buttons kept for reuse: six faces, "Clear" and a few answers
+LONG_FACE = 8  # characters of a die face's name: more, and the faces get two columns
 MAX_CHOICES = 120  # more would not be usable by touch; the rest stays reachable by keyboard/log
 DEFAULT_FACES = {"d6": tuple(range(1, 7))}
 
@@ -202,7 +202,9 @@ class TableScreen(Screen):
         self._entry_drawn = tuple(self.selected)
         grid = self.ids.entry
         # Long answers get two columns, so they wrap less and stay large.
-        grid.cols = 2 if any(len(c.label) > LONG_LABEL for c in choices) else 3
+        faces = req[2] if req is not None else ()
+        long_face = any(len(str(f)) > LONG_FACE for f in faces)  # "multicoloured", "big-and-little-wolf"
+        grid.cols = 2 if long_face or any(len(c.label) > LONG_LABEL for c in choices) else 3
         buttons: list[tuple[str, Any, float]] = []  # (label, what a tap does, largest font)
         heading = []
         if req is not None:
@@ -210,7 +212,8 @@ class TableScreen(Screen):
             shown = [str(f) for f in self.selected] + ["_"] * (count - len(self.selected))
             verb = {"roll": "Enter the dice", "correct": "Correct the dice", "confirm": "Check the dice"}[self.mode]
             heading.append(f"{verb} ({die} × {count}): {' '.join(shown)}")
-            buttons += [(str(face), ("face", face), 26) for face in faces]
+            # Kivy wraps only at spaces: "big-and-little-wolf" would break mid-word.
+            buttons += [(str(face).replace("-", " "), ("face", face), 26) for face in faces]
             if self.mode == "confirm":
                 buttons.append(("As read", ("as-read", None), sp(20)))
             if self.selected:
@@ -232,16 +235,14 @@ class TableScreen(Screen):
         new widgets and (GL) textures, and a button whose text stays the same
         ("1".."6") keeps its texture.
         """
-        while len(self._entry_pool) < len(buttons):
+        def make() -> FitButton:
             b = FitButton()
             b.pressed = None
             b.bind(on_press=self._entry_down, on_release=self._entry_pressed)
-            self._entry_pool.append(b)
-        # A long list of answers (every space of a board, say) is rare: the
-        # buttons beyond what a usual question needs are let go after it.
-        del self._entry_pool[max(len(buttons), ENTRY_POOL_KEEP) :]
+            return b
+
         grid.clear_widgets()
-        for b, (text, action, font) in zip(self._entry_pool, buttons, strict=False):
+        for b, (text, action, font) in zip(reuse(self._entry_pool, len(buttons), make), buttons, strict=True):
             b.text, b.action, b.max_font = text, action, font
             grid.add_widget(b)
 
