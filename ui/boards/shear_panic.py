@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, Line, Mesh, Rectangle
+from kivy.graphics import Color, Line, Mesh
 from kivy.metrics import sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -26,7 +26,7 @@ from companion.session import Session
 
 from .. import theme
 from ..offers import PICTURE_HANDLES
-from ..widgets import FitButton, FitLabel, fan, load_kv, reuse, shape_points
+from ..widgets import FitButton, FitLabel, fan, fans_mesh, load_kv, reuse, shape_points
 from . import SetupSpec
 
 SETUP = SetupSpec(key="colour", values=("red", "yellow", "blue", "green"))
@@ -90,25 +90,38 @@ class TrackView(Widget):
         gates = set((track.get("gates") or {}).values())
         pens = set((track.get("pens") or {}).values())
         pictures = set((track.get("pictures") or {}).values())
+        # Spaces of one shade in one mesh, the panic diamonds and the gates in
+        # one each: one instruction per space was some 150 vertex buffers,
+        # remade at every event (ui.widgets.fans_mesh).
+        shades: dict[float, list[tuple[list[float], float, float]]] = {}
+        diamonds: list[tuple[list[float], float, float]] = []
+        bars: list[tuple[list[float], float, float]] = []
+        for space in range(n + 1):
+            x, y, s = self.cell(space, n)
+            shade = next((FIELD_SHADE.get(f, 0.3) for f, (a, b) in fields.items() if a <= space <= b), 0.18)
+            shades.setdefault(shade, []).append(_box(x + 1, y + 1, s - 2, s - 2))
+            if space in panic:
+                cx, cy = x + s / 2, y + s / 2
+                diamonds.append((shape_points("diamond", cx, cy, s * 0.3), cx, cy))
+            if space in gates:
+                bars.append(_box(x, y, 3, s))
         with self.canvas:
-            for space in range(n + 1):
-                x, y, s = self.cell(space, n)
-                shade = next((FIELD_SHADE.get(f, 0.3) for f, (a, b) in fields.items() if a <= space <= b), 0.18)
+            for shade, boxes in shades.items():
                 Color(shade, shade, shade + 0.04, 1)
-                Rectangle(pos=(x + 1, y + 1), size=(s - 2, s - 2))
-                if space in panic:
-                    Color(*theme.WARN)
-                    verts, idx = fan(shape_points("diamond", x + s / 2, y + s / 2, s * 0.3), x + s / 2, y + s / 2)
-                    Mesh(vertices=verts, indices=idx, mode="triangle_fan")
-                if space in pens:
-                    Color(*theme.TEXT)
-                    Line(rectangle=(x + 2, y + 2, s - 4, s - 4), width=1.6)
-                if space in gates:
-                    Color(*theme.TEXT)
-                    Rectangle(pos=(x, y), size=(3, s))
-                if space in pictures:
-                    Color(*theme.ACCENT)
-                    Line(circle=(x + s / 2, y + s / 2, s * 0.4), width=1.4)
+                Mesh(**fans_mesh(boxes), mode="triangles")
+            if diamonds:
+                Color(*theme.WARN)
+                Mesh(**fans_mesh(diamonds), mode="triangles")
+            Color(*theme.TEXT)
+            if bars:
+                Mesh(**fans_mesh(bars), mode="triangles")
+            for space in sorted(pens):  # a few: drawn wide
+                x, y, s = self.cell(space, n)
+                Line(rectangle=(x + 2, y + 2, s - 4, s - 4), width=1.6)
+            Color(*theme.ACCENT)
+            for space in sorted(pictures):
+                x, y, s = self.cell(space, n)
+                Line(circle=(x + s / 2, y + s / 2, s * 0.4), width=1.4)
             counter = int(self.sj.get("time_counter", 0))
             x, y, s = self.cell(min(counter, n), n)
             Color(1, 1, 1, 1)
@@ -125,6 +138,11 @@ class TrackView(Widget):
                 Mesh(vertices=verts, indices=idx, mode="triangle_fan")
                 Color(0, 0, 0, 1)
                 Line(points=[*pts, pts[0], pts[1]], width=1)
+
+
+def _box(x: float, y: float, w: float, h: float) -> tuple[list[float], float, float]:
+    """A rectangle as an outline and its centre, for ``fans_mesh``."""
+    return [x, y, x + w, y, x + w, y + h, x, y + h], x + w / 2, y + h / 2
 
 
 class ShearPanicBoard(BoxLayout):
@@ -155,13 +173,13 @@ class ShearPanicBoard(BoxLayout):
         sj = session.game.state_json(session.state)
         colours = sj.get("colours", {})
         track = self.ids.track
-        track.sj = sj
-        track.styles = {}
+        styles = {}
         for name in session.players():
             sw, shape = app.player_style(name)
-            rgba = SHEEP_RGBA.get(colours.get(name, ""), sw.rgba)
-            track.styles[name] = (rgba, shape)
-        track.redraw()
+            styles[name] = (SHEEP_RGBA.get(colours.get(name, ""), sw.rgba), shape)
+        if (sj, styles) != (track.sj, track.styles):  # not on a touched sheep alone
+            track.sj, track.styles = sj, styles
+            track.redraw()
         roger = sj.get("roger") or {}
         shearer = sj.get("shearer") or {}
         self.ids.status.text = (
