@@ -44,12 +44,13 @@ class FitMixin:
         if self.width < 4 or self.height < 4:
             return
         pad_x = self.padding[0] + self.padding[2] if len(self.padding) == 4 else 2 * self.padding[0]
-        self.text_size = (max(1, self.width - pad_x), None)
+        # Kivy's text_size includes the padding: the lines are that less the padding.
+        self.text_size = (max(1, self.width), None)
         # Measure with the core label's layout pass only: rendering a texture
         # per trial size would allocate (GL) memory for every step down.
         core = self._label
         core.resolve_font_name()
-        avail = self.text_size[0]
+        avail = self.width - pad_x
         words = set(self.text.split())
         # Whole-pixel sizes, always floats: SDL2_ttf opens (and Kivy caches, up to
         # 64) one font per distinct size text, so 13 and 13.0 would be two fonts.

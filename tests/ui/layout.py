@@ -2,8 +2,8 @@
 
 Text is clipped when a label's rendered texture is larger than the label, and
 overlaps when two labels' rectangles intersect; buttons too small to touch
-are reported as well, and characters the label's font has no glyph for
-(they would show as an empty box).  Only what is actually visible counts: labels with no
+are reported as well, words broken mid-word for want of width, and
+characters the label's font has no glyph for (they would show as an empty box).  Only what is actually visible counts: labels with no
 text, zero size or zero opacity, and rows scrolled out of a ScrollView, are
 skipped.
 """
@@ -110,6 +110,14 @@ def check(root: Any, min_touch: float) -> list[str]:
             problems.append(f"no glyph for {''.join(boxes)!r} in {w.text[:40]!r} ({w.font_name})")
         if not fully_shown and not _inside(rect, (0, 0, Window.width, Window.height)):
             problems.append(f"label {w.text[:40]!r} runs off the window: {rect}")
+        if w.text_size and w.text_size[0] and not w.markup:
+            # Kivy breaks a word wider than the line mid-word ("multicoloure/d");
+            # its text_size includes the padding.
+            pad = w._label.options["padding"]
+            line = w.text_size[0] - pad[0] - pad[2]
+            broken = sorted(word for word in set(w.text.split()) if w._label.get_extents(word)[0] > line + SLACK)
+            if broken:
+                problems.append(f"word broken across lines: {broken[0]!r} in {w.text[:40]!r}, lines {line:.0f} px")
         tw, th = w.texture_size
         if tw > w.width + SLACK or th > w.height + SLACK:
             problems.append(f"text clipped: {w.text[:50]!r} needs {tw:.0f}x{th:.0f} in {w.width:.0f}x{w.height:.0f}")
