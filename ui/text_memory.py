@@ -25,8 +25,13 @@ def release_label_surfaces() -> None:
     if _patched:
         return
     try:
+        import kivy
         from kivy.core.text.text_sdl2 import LabelSDL2
     except ImportError:  # another text provider: nothing kept twice
+        return
+    if not kivy.__version__.startswith("2.") or not hasattr(LabelSDL2, "_render_end"):
+        # A private detail of Kivy 2.x: another Kivy is left as it is (its labels
+        # may keep their surfaces; benchmarks/ui_bench.py would show it).
         return
 
     def _render_end(self: Any) -> Any:

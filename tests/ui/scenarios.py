@@ -356,6 +356,13 @@ def shear_panic_action(ctx: Ctx) -> Iterator[float]:
     move = next(b for b in ctx.buttons(board.ids.actions) if b.event == target)
     ctx.result["move_label"] = move.text
     ctx.result["problems"] = ctx.check("shear-panic-selected")
+    # A look at the Log and back keeps the touched sheep: the Table lets its
+    # picture go meanwhile, and the new one takes the selection over.
+    yield from ctx.tap_text("Log")
+    yield from ctx.tap_text("Back to the table")
+    board = table.board
+    ctx.result["selected_after_log"] = _flock_buttons(ctx)[pos].text
+    move = next(b for b in ctx.buttons(board.ids.actions) if b.event == target)
     yield from ctx.tap(move)
     after = app.session.to_json()["state"]
     ctx.result["after"] = {k: after[k] for k in ("rows", "time_counter", "phase", "active")}
@@ -1027,6 +1034,28 @@ def quick_switches(ctx: Ctx) -> Iterator[float]:
     ctx.result["table"] = table_facts(ctx)
     ctx.result["entry"] = [b.text for b in app.root.get_screen("table").ids.entry.children]
     ctx.result["board"] = app.root.get_screen("table").board is not None
+
+
+@scenario()
+def broken_engine_pick(ctx: Ctx) -> Iterator[float]:
+    """An engine whose module fails on import is found out when picked: it is
+    listed, then disabled with the reason, and the other games still start."""
+    from companion import registry
+
+    registry.BUILTIN["half-written"] = "tests.ui.half_written_engine"
+    registry.TITLES["half-written"] = "Half Written"
+    app = ctx.app
+    home = app.root.get_screen("home")
+    home.refresh()
+    yield 0.3
+    ctx.result["listed"] = ctx.button("Half Written").disabled
+    yield from ctx.tap_text("Half Written")
+    ctx.result["screen"] = app.root.current
+    ctx.result["message"] = app.message
+    b = next(b for b in ctx.buttons(home.ids.games) if b.text.startswith("Half Written"))
+    ctx.result["after"] = {"text": b.text, "disabled": b.disabled}
+    yield from ctx.tap_text("Fleeced!")
+    ctx.result["other"] = app.root.current
 
 
 @scenario()

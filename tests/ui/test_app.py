@@ -112,6 +112,7 @@ def test_a_shear_panic_action_by_touch_changes_the_twin_and_the_track(scenarios)
     assert r["heading_before"] == "Touch a sheep, then a move"
     assert r["frame_heading"] == "Enter it on the picture."
     assert r["selected_text"].endswith("*") and "legal moves" in r["heading"]
+    assert r["selected_after_log"] == r["selected_text"]  # kept over a look at the Log
     assert r["problems"] == []
     assert r["last_event"]["source"] == "touch" and r["last_event"]["type"] == "action"
     assert r["after"]["rows"] == r["expected"] and r["after"]["rows"] != r["before"]["rows"]
@@ -360,6 +361,15 @@ def test_views_let_go_when_left_come_back_whole(scenarios):
     assert r["screens"].count("log") == 1 and "settings" not in r["screens"]
     assert r["table"]["prompt"] == "Bob: roll the die."
     assert {"1", "6"} <= set(r["entry"]) and r["board"]
+
+
+def test_an_engine_failing_on_import_is_disabled_with_the_reason(scenarios):
+    r = scenarios.run("broken_engine_pick")
+    assert r["listed"] is False  # its module is there: found out only when picked
+    assert r["screen"] == "home"
+    assert r["message"] == "Half Written is not available: a half-written engine"
+    assert r["after"] == {"text": "Half Written\n(not available: RuntimeError: a half-written engine)", "disabled": True}
+    assert r["other"] == "setup"
 
 
 def test_fitting_stops_at_the_smallest_font_between_pixels(scenarios):

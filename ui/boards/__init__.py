@@ -57,6 +57,15 @@ class Picture:
     def draw(self, session: Any, before: tuple[Any, ...] | None) -> None:
         raise NotImplementedError
 
+    # The Table lets its picture go while another view shows and makes a new
+    # one on return: what a player has touched on it but not yet played (a
+    # sheep, a place) is handed over, if the game has not moved meanwhile.
+    def held(self) -> Any:
+        return None
+
+    def hold(self, value: Any) -> None:
+        """Take back what ``held`` returned (the game has not moved since)."""
+
 
 def _module(game_name: str) -> ModuleType | None:
     name = f"{__name__}.{game_name.replace('-', '_')}"

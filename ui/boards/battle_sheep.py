@@ -201,6 +201,12 @@ class BattleSheepBoard(Picture, BoxLayout):
         self._placements: dict[tuple[int, int], list[Any]] = {}
         self.ids.field.on_pick = self.pick_anchor
 
+    def held(self) -> Any:
+        return self.anchor
+
+    def hold(self, value: Any) -> None:
+        self.anchor = value
+
     def pick_anchor(self, anchor: tuple[int, int]) -> None:
         self.anchor = anchor
         self._shown = None

@@ -138,15 +138,20 @@ class FleecedBoard(Picture, BoxLayout):
         if not isinstance(deadline, (int, float)) or deadline == self._settle_at:
             return
         self._settle_at = deadline
-        Clock.schedule_once(lambda _dt: self._settle(session, deadline), max(0.0, deadline - time.time()) + 0.05)
+        # The timer holds the session, not this picture: the Table lets its
+        # picture go while the Log or Settings shows, and the ruling must still
+        # come on time. A picture made again arms it again: the second call
+        # finds the check settled and sends nothing.
+        Clock.schedule_once(lambda _dt: _settle(session, deadline), max(0.0, deadline - time.time()) + 0.05)
 
-    def _settle(self, session: Session, deadline: float) -> None:
-        app = App.get_running_app()
-        if app.session is not session:
-            return
-        check = (session.game.state_json(session.state).get("whistle") or {}).get("pending_check")
-        if check and check.get("deadline") == deadline:  # still waiting: nobody answered in time
-            app.submit(Event(SETTLE, {}, None, time.time(), Source.TOUCH))
+
+def _settle(session: Session, deadline: float) -> None:
+    app = App.get_running_app()
+    if app.session is not session:
+        return
+    check = (session.game.state_json(session.state).get("whistle") or {}).get("pending_check")
+    if check and check.get("deadline") == deadline:  # still waiting: nobody answered in time
+        app.submit(Event(SETTLE, {}, None, time.time(), Source.TOUCH))
 
 
 Board = FleecedBoard  # what ui.boards looks up

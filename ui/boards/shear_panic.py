@@ -237,6 +237,12 @@ class ShearPanicBoard(BoxLayout):
         b.bind(on_release=lambda btn: self.select(btn.sheep))
         return b
 
+    def held(self) -> Any:
+        return self.selected
+
+    def hold(self, value: Any) -> None:
+        self.selected = value
+
     def select(self, pos: tuple[int, int]) -> None:
         self.selected = None if self.selected == pos else pos
         if self.session is not None:

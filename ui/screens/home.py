@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -14,6 +15,8 @@ from companion.errors import BellwetherError
 
 from ..widgets import FitButton, load_kv
 from . import release
+
+log = logging.getLogger(__name__)
 
 MAX_STORED = 30  # the list is for picking up recent games, not an archive
 
@@ -97,12 +100,14 @@ class HomeScreen(Screen):
     def pick(self, game_name: str) -> None:
         app = App.get_running_app()
         try:
-            app.root.get_screen("setup").prepare(game_name)
-        except (ImportError, AttributeError, BellwetherError) as e:  # an engine that fails to load
+            registry.get(game_name)  # the engine's module is imported here, on first pick
+        except Exception as e:  # an engine still being written may fail in any way: the others play on
+            log.exception("engine %s failed to load", game_name)
             self.broken[game_name] = f"{type(e).__name__}: {e}"
             app.message = f"{registry.title(game_name)} is not available: {e}"
             self.refresh()
             return
+        app.root.get_screen("setup").prepare(game_name)
         app.go("setup")
 
     def resume(self, session_id: int) -> None:

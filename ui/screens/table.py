@@ -77,6 +77,7 @@ class TableScreen(Screen):
         self._level_clock: Any = None
         self._on_picture = False  # the game's picture takes the answer by touch
         self._entry_pool: list[Any] = []  # the entry grid's buttons, reused (see _fill_entry)
+        self._held: tuple[Any, ...] | None = None  # (game, log length, what the picture held) while it is let go
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -91,6 +92,10 @@ class TableScreen(Screen):
         # game's picture and the answer buttons are let go first, so it is built
         # in their memory instead of beside it (the peak in play is the Table
         # plus one such view), and drawn again from the session on return.
+        app = App.get_running_app()
+        held = getattr(self.board, "held", None)  # a picture may hold nothing (ui.boards.Picture)
+        if callable(held) and app.session is not None:
+            self._held = (self.board_game, len(app.session.log), held())
         self.ids.board_holder.clear_widgets()
         self.board, self.board_game = None, None
         self.ids.entry.clear_widgets()
@@ -168,6 +173,9 @@ class TableScreen(Screen):
                 holder.clear_widgets()
                 self.board = board_class(session.game.name)()
                 self.board_game = session.game.name
+                held, self._held = self._held, None
+                if held is not None and held[:2] == (session.game.name, len(session.log)) and held[2] is not None:
+                    self.board.hold(held[2])  # touched before the table looked at another view
                 holder.add_widget(self.board)
             self.board.update(session)
         except Exception as e:  # a picture that fails must not stop play: the frame still works
