@@ -60,9 +60,9 @@ def child(out: str, game: str, taps: int, camera: int, diagnose: str) -> None:
     tracing = os.environ.get("UI_BENCH_TRACE") == "1"
     if tracing:
         tracemalloc.start()
-    from ui.app import configure_kivy
+    from ui.app import configure_kivy, parse_size
 
-    configure_kivy((800, 480), False)
+    configure_kivy(parse_size(os.environ.get("UI_BENCH_SIZE")), False)
     from kivy.clock import Clock
     from kivy.core.window import Window
 
@@ -245,7 +245,9 @@ def _status(pid: int) -> dict[str, int]:
     return values
 
 
-def run_once(game: str, taps: int, camera: int, diagnose: str) -> tuple[dict[str, Any], list[int], dict[str, int]]:
+def run_once(
+    game: str, taps: int, camera: int, diagnose: str, size: str
+) -> tuple[dict[str, Any], list[int], dict[str, int]]:
     """One child process: its marks, its resident memory samples in play (kB), and its peaks per kind."""
     xvfb = None
     env = dict(os.environ)
@@ -258,7 +260,7 @@ def run_once(game: str, taps: int, camera: int, diagnose: str) -> tuple[dict[str
         )
         time.sleep(1.0)
         env["DISPLAY"] = f":{n}"
-    env.update(KIVY_HOME=str(tmp / "kivy"), KIVY_NO_ARGS="1", UI_BENCH_T0=repr(time.time()))
+    env.update(KIVY_HOME=str(tmp / "kivy"), KIVY_NO_ARGS="1", UI_BENCH_T0=repr(time.time()), UI_BENCH_SIZE=size)
     peak: dict[str, int] = {}
     play: list[int] = []
     try:
@@ -303,6 +305,7 @@ def main() -> int:
     )
     parser.add_argument("--runs", type=int, default=3, help="separate app processes measured (default 3)")
     parser.add_argument("--diagnose", default="", metavar="DIR", help="write what holds the memory, per phase, here")
+    parser.add_argument("--size", default="800x480", help="the window, WIDTHxHEIGHT (default 800x480, the Pi display)")
     args = parser.parse_args()
     from benchmarks._machine import describe
 
@@ -312,7 +315,7 @@ def main() -> int:
     print(f"machine: {describe()} (shared; load {os.getloadavg()[0]:.1f})")
     peaks, medians = [], []
     for run in range(1, args.runs + 1):
-        marks, play, peak = run_once(args.game, args.taps, args.camera, args.diagnose)
+        marks, play, peak = run_once(args.game, args.taps, args.camera, args.diagnose, args.size)
         if not marks:
             print("the scripted game did not finish", file=sys.stderr)
             return 1
