@@ -25,7 +25,7 @@ from companion import registry
 from companion.config import dump_toml, load_toml, save_text_atomic
 from companion.errors import ConfigError, SetupError
 from companion.games.battle_sheep import data as battle_sheep_data
-from companion.games.battle_sheep.hexes import Hex
+from companion.games.battle_sheep.hexes import Hex, distance
 from companion.games.sheep_hop.data import STEPS
 
 Cell = tuple[int, int]  # Sheep Hop! meadow space (row, column), row 0 at the top
@@ -418,12 +418,12 @@ class BoardCheck:
         every 4-hex piece; fixed while the view is open, so no hex moves under a finger."""
         if self._area is None:
             piece = self.piece() or [(0, 0)]
-            mid = min(piece, key=lambda h: max(_hex_distance(h, p) for p in piece))
+            mid = min(piece, key=lambda h: max(distance(h, p) for p in piece))
             self._area = [
                 (mid[0] + dq, mid[1] + dr)
                 for dr in range(-2, 3)
                 for dq in range(-2, 3)
-                if _hex_distance((0, 0), (dq, dr)) <= 2
+                if distance((0, 0), (dq, dr)) <= 2
             ]
         return self._area
 
@@ -566,11 +566,6 @@ def _loop(path: list[Cell]) -> list[Cell] | None:
     # Shoelace with x = column, y = -row: positive area is counterclockwise on screen.
     area = sum(a[1] * -b[0] - b[1] * -a[0] for a, b in zip(order, order[1:] + order[:1], strict=True))
     return [order[0], *reversed(order[1:])] if area > 0 else order
-
-
-def _hex_distance(a: Hex, b: Hex) -> int:
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def _words(key: str) -> str:

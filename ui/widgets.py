@@ -122,6 +122,17 @@ def reuse(pool: list[Any], count: int, make: Callable[[], Any], keep: int = 12) 
     return pool[:count]
 
 
+def keep_children(container: Any, count: int, make: Callable[[], Any]) -> list[Any]:
+    """Exactly ``count`` children in ``container``, in display order: the ones
+    there are kept (rows a picture refreshes in place, see ``reuse``), missing
+    ones made with ``make``, extra ones removed."""
+    while len(container.children) < count:
+        container.add_widget(make(), index=len(container.children))
+    while len(container.children) > count:
+        container.remove_widget(container.children[0])
+    return list(reversed(container.children))
+
+
 def fans_mesh(outlines: list[tuple[list[float], float, float]]) -> dict[str, list[Any]]:
     """``Mesh`` arguments (mode "triangles") filling every star-shaped outline
     (points, centre x, centre y) of the list: one vertex buffer for all of them

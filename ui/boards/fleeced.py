@@ -22,7 +22,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.events import Event, Source
 from companion.session import Session
 
-from ..widgets import FitLabel, PlayerMark, load_kv
+from ..widgets import FitLabel, PlayerMark, keep_children, load_kv
 from . import Picture, SetupOption, SetupSpec
 
 # The characters of the rulebook (Setting Up the Game), in its order.
@@ -120,11 +120,7 @@ class FleecedBoard(Picture, BoxLayout):
         rows = ids.players
         # The rows are reused: a redraw after every event would otherwise make
         # and drop a dozen widgets and their textures each time.
-        while len(rows.children) < len(names):
-            rows.add_widget(FleecedPlayer(), index=0)
-        while len(rows.children) > len(names):
-            rows.remove_widget(rows.children[0])
-        for row, n in zip(reversed(rows.children), names, strict=True):
+        for row, n in zip(keep_children(rows, len(names), FleecedPlayer), names, strict=True):
             row.show(n, players.get(n, {}).get("character", ""), n == current, player_line(n, sj))
         rulings = sj.get("rulings", [])[-2:]
         ids.rulings.text = "\n".join(

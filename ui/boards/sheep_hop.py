@@ -18,7 +18,7 @@ from kivy.uix.widget import Widget
 from companion.session import Session
 
 from .. import theme
-from ..widgets import FitLabel, load_kv, shapes_mesh
+from ..widgets import FitLabel, keep_children, load_kv, shapes_mesh
 from . import Picture, SetupOption, SetupSpec
 from .generic import _short
 
@@ -82,11 +82,7 @@ class SheepHopBoard(Picture, BoxLayout):
         sj = session.game.state_json(session.state)
         wolves: Mapping[str, Any] = sj.get("wolves", {})
         rings = self.ids.rings
-        while len(rings.children) < len(wolves):
-            rings.add_widget(WolfColumn(), index=len(rings.children))
-        while len(rings.children) > len(wolves):
-            rings.remove_widget(rings.children[0])
-        for col, (name, w) in zip(reversed(rings.children), wolves.items(), strict=True):
+        for col, (name, w) in zip(keep_children(rings, len(wolves), WolfColumn), wolves.items(), strict=True):
             col.show(name, w)
         self.ids.counts.text = f"Saved {sj.get('saved', 0)} · captured {sj.get('captured', 0)} · on the board {sj.get('on_board', 0)}"
         tiles = sj.get("tiles") or []

@@ -30,7 +30,7 @@ SCREENS: dict[str, str] = {
 }
 
 
-def release(_screen: Screen | None = None) -> None:
+def release() -> None:
     """Collect what a screen has just let go, now, so that the view built next
     reuses that memory (a full collection: Kivy widgets are reference cycles)."""
     app = App.get_running_app()

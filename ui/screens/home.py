@@ -95,7 +95,7 @@ class HomeScreen(Screen):
         self.ids.games.clear_widgets()
         self.ids.stored.clear_widgets()
         self._shown = None
-        release(self)
+        release()
 
     def pick(self, game_name: str) -> None:
         app = App.get_running_app()

@@ -101,7 +101,7 @@ class TableScreen(Screen):
         self.ids.entry.clear_widgets()
         self._entry_pool.clear()
         self._entry_drawn = None  # same question on return: redrawn, a half-entered answer kept
-        release(self)
+        release()
 
     def on_leave(self, *_: Any) -> None:
         if self._level_clock is not None:
@@ -210,13 +210,12 @@ class TableScreen(Screen):
         self._entry_drawn = tuple(self.selected)
         grid = self.ids.entry
         # Long answers get two columns, so they wrap less and stay large.
-        faces = req[2] if req is not None else ()
+        die, count, faces = req if req is not None else ("", 0, ())
         long_face = any(len(str(f)) > LONG_FACE for f in faces)  # "multicoloured", "big-and-little-wolf"
         grid.cols = 2 if long_face or any(len(c.label) > LONG_LABEL for c in choices) else 3
         buttons: list[tuple[str, Any, float]] = []  # (label, what a tap does, largest font)
         heading = []
         if req is not None:
-            die, count, faces = req
             shown = [str(f) for f in self.selected] + ["_"] * (count - len(self.selected))
             verb = {"roll": "Enter the dice", "correct": "Correct the dice", "confirm": "Check the dice"}[self.mode]
             heading.append(f"{verb} ({die} × {count}): {' '.join(shown)}")

@@ -22,7 +22,7 @@ from companion.game import Choice, Game, Outcome, Prompt
 
 from . import data
 from .field import legal_placements, parse_placement, place, placement_problem
-from .hexes import DIRECTIONS, Hex, largest_component, outside_perimeter
+from .hexes import DIRECTIONS, Hex, distance, largest_component, outside_perimeter
 from .state import BattleSheepState, Mode, Phase, Stack
 
 PLACE_BOARD = "place-board"
@@ -63,11 +63,6 @@ def slide(start: Hex, d: Hex, field: frozenset[Hex], occupied: Mapping[Hex, Any]
         if nxt not in field or nxt in occupied:
             return (q, r)
         q, r = nxt
-
-
-def _distance(a: Hex, b: Hex) -> int:
-    dq, dr = b[0] - a[0], b[1] - a[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def _trapped(state: BattleSheepState, at: Hex, occupied: Mapping[Hex, Any] | None = None) -> bool:
@@ -398,7 +393,7 @@ class BattleSheep(Game):
             occ = state.by_hex()
             return tuple(  # first tap: a stack and the end of one of its straight lines
                 Choice(
-                    f"Stack of {occ[src].count} on {list(src)} to {list(dst)} ({_distance(src, dst)} pastures away)",
+                    f"Stack of {occ[src].count} on {list(src)} to {list(dst)} ({distance(src, dst)} pastures away)",
                     PICK,
                     {"from": list(src), "to": list(dst)},
                     who,

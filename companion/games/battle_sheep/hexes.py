@@ -19,6 +19,12 @@ def add(a: Hex, b: Hex) -> Hex:
     return (a[0] + b[0], a[1] + b[1])
 
 
+def distance(a: Hex, b: Hex) -> int:
+    """Steps between two hexes (side to side)."""
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
 def neighbours(h: Hex) -> tuple[Hex, ...]:
     q, r = h
     return tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
