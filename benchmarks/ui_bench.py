@@ -196,6 +196,7 @@ def _diagnose(base: Path, app: Any, seen_modules: set[str]) -> None:
     lines = []
     widgets: collections.Counter[str] = collections.Counter()
     texture_bytes: collections.Counter[str] = collections.Counter()
+    texture_count: collections.Counter[str] = collections.Counter()  # llvmpipe: ~45 kB each besides the pixels
     for screen in app.root.screens:
         for w in screen.walk():
             if isinstance(w, Widget):
@@ -203,8 +204,9 @@ def _diagnose(base: Path, app: Any, seen_modules: set[str]) -> None:
             t = getattr(w, "texture", None)
             if t is not None:
                 texture_bytes[screen.name] += t.width * t.height * 4
+                texture_count[screen.name] += 1
     lines.append(f"widgets: {dict(widgets.most_common())}")
-    lines.append(f"label texture bytes by screen: {dict(texture_bytes)}")
+    lines.append(f"label texture bytes by screen: {dict(texture_bytes)}, textures {dict(texture_count)}")
     fonts: collections.Counter[str] = collections.Counter()
     for fd in os.listdir("/proc/self/fd"):
         with contextlib.suppress(OSError):  # the listing's own descriptor is gone by now
@@ -226,6 +228,9 @@ def _diagnose(base: Path, app: Any, seen_modules: set[str]) -> None:
             f"malloc: heap {mi.arena / mb:.1f} MB, in use {mi.uordblks / mb:.1f} MB, "
             f"free in heap {mi.fordblks / mb:.1f} MB, own mappings {mi.hblkhd / mb:.1f} MB"
         )
+    if tracemalloc.is_tracing():  # UI_BENCH_TRACE=1: where the Python heap is, by file
+        top = tracemalloc.take_snapshot().statistics("filename")[:40]
+        lines += ["python heap by file (kB):"] + [f"  {s.size // 1024:7d} {s.traceback[0].filename}" for s in top]
     now = set(sys.modules)
     lines.append(f"modules imported since the last phase: {sorted(now - seen_modules)}")
     seen_modules |= now
@@ -246,7 +251,7 @@ def _status(pid: int) -> dict[str, int]:
 
 
 def run_once(
-    game: str, taps: int, camera: int, diagnose: str, size: str
+    game: str, taps: int, camera: int, diagnose: str, size: str, warm_cache: bool = False
 ) -> tuple[dict[str, Any], list[int], dict[str, int]]:
     """One child process: its marks, its resident memory samples in play (kB), and its peaks per kind."""
     xvfb = None
@@ -261,6 +266,12 @@ def run_once(
         time.sleep(1.0)
         env["DISPLAY"] = f":{n}"
     env.update(KIVY_HOME=str(tmp / "kivy"), KIVY_NO_ARGS="1", UI_BENCH_T0=repr(time.time()), UI_BENCH_SIZE=size)
+    if not warm_cache:
+        # Mesa keeps compiled shaders on disk: a run that finds them skips compiling,
+        # and LLVM's code is then never paged in (~3-4 MB less resident).  An empty
+        # cache is a first start on a new machine, the worst case, and the same on
+        # every machine.
+        env["MESA_SHADER_CACHE_DIR"] = str(tmp / "mesa-shader-cache")
     peak: dict[str, int] = {}
     play: list[int] = []
     try:
@@ -306,6 +317,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3, help="separate app processes measured (default 3)")
     parser.add_argument("--diagnose", default="", metavar="DIR", help="write what holds the memory, per phase, here")
     parser.add_argument("--size", default="800x480", help="the window, WIDTHxHEIGHT (default 800x480, the Pi display)")
+    parser.add_argument(
+        "--warm-cache",
+        action="store_true",
+        help="use Mesa's shader cache in ~/.cache as it is (default: an empty one per run, as on a first start)",
+    )
     args = parser.parse_args()
     from benchmarks._machine import describe
 
@@ -313,9 +329,10 @@ def main() -> int:
         Path(args.diagnose).mkdir(parents=True, exist_ok=True)
         args.diagnose = str(Path(args.diagnose).resolve())
     print(f"machine: {describe()} (shared; load {os.getloadavg()[0]:.1f})")
+    print("Mesa shader cache: " + ("as found in ~/.cache (--warm-cache)" if args.warm_cache else "empty at each run (a first start)"))
     peaks, medians = [], []
     for run in range(1, args.runs + 1):
-        marks, play, peak = run_once(args.game, args.taps, args.camera, args.diagnose, args.size)
+        marks, play, peak = run_once(args.game, args.taps, args.camera, args.diagnose, args.size, args.warm_cache)
         if not marks:
             print("the scripted game did not finish", file=sys.stderr)
             return 1

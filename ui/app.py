@@ -82,6 +82,11 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     # No multisampling: flat shapes and text gain nothing from it, and the
     # multisampled framebuffer costs ~12 MB (measured with benchmarks/ui_bench.py).
     Config.set("graphics", "multisamples", "0")
+    # No depth or stencil buffer beside the window's colour buffer, where the
+    # platform lets us say so (X11): 4 bytes a pixel the app never draws into.
+    from . import gl_visual
+
+    gl_visual.choose()
 
 
 def run(args: argparse.Namespace) -> int:

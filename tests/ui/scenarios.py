@@ -1096,3 +1096,45 @@ def calibrate_mid_game(ctx: Ctx) -> Iterator[float]:
     ctx.rigs["whistle"].blow("Ann")
     yield from wait_for(lambda: len(app.session.events) > before, 10)
     ctx.result["after"] = [e.type for e in app.session.events[before:]]
+
+
+@scenario()
+def scrolled_log_is_clipped(ctx: Ctx) -> Iterator[float]:
+    """A Log longer than its view, dragged to the middle: rows scrolled out of
+    the view must not be drawn over the heading above it (the window may have
+    no stencil buffer, ui/gl_visual.py), read from the window's own pixels."""
+    app = ctx.app
+    from kivy.core.window import Window
+    from kivy.graphics import opengl as gl
+    from kivy.tests.common import UnitTestTouch
+
+    yield from start_tally(ctx)
+    for _ in range(16):  # rolls through the camera, as the dice sensor sends them
+        n = len(app.session.events)
+        ctx.rigs["dice"].roll("d6", [4], 0.95)
+        yield from wait_for(lambda n=n: len(app.session.events) > n)
+        yield 0.15
+    yield from ctx.tap_text("Log")
+    view = ctx.screen.ids.view
+    yield 0.3
+    ctx.result["overflows"] = view.children[0].height > view.height
+    x, y = view.to_window(*view.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    for step in range(1, 9):  # a finger dragging the list up: rows leave the view at its top edge
+        yield 0.03
+        touch.touch_move(x, y + 25 * step)
+    yield 0.05
+    touch.touch_up()
+    yield 1.0
+    ctx.result["scroll_y"] = view.scroll_y
+    ctx.result["stencil_bits"] = int(gl.glGetIntegerv(gl.GL_STENCIL_BITS)[0])
+    left, top = (int(v) for v in view.to_window(view.x, view.top))
+    # The window's pixels in the gap between the view's top edge and the line above it.
+    band = gl.glReadPixels(left + 2, top + 1, int(view.width) - 4, 2, gl.GL_RGB, gl.GL_UNSIGNED_BYTE)
+    background = tuple(round(c * 255) for c in Window.clearcolor[:3])
+    ctx.result["band_pixels"] = len(band) // 3
+    ctx.result["band_not_background"] = sum(
+        1 for i in range(0, len(band), 3) if max(abs(band[i + k] - background[k]) for k in range(3)) > 8
+    )
+    ctx.shot("log-scrolled")

@@ -381,3 +381,10 @@ def test_sensor_samples_while_calibrating_are_not_game_moves(scenarios):
     r = scenarios.run("calibrate_mid_game", timeout=120)
     assert r["screen"] == "calibrate" and r["events_while_calibrating"] == 0
     assert r["back_on"] == "table" and r["after"] == ["whistle"]
+
+
+def test_a_scrolled_list_is_clipped_to_its_view(scenarios):
+    r = scenarios.run("scrolled_log_is_clipped")
+    assert r["overflows"] and 0.0 < r["scroll_y"] < 1.0, r
+    assert r["stencil_bits"] == 0  # the window has no stencil buffer here (ui/gl_visual.py): the scissor clips
+    assert r["band_pixels"] > 100 and r["band_not_background"] == 0, r
