@@ -197,6 +197,7 @@ def _diagnose(base: Path, app: Any, seen_modules: set[str]) -> None:
     widgets: collections.Counter[str] = collections.Counter()
     texture_bytes: collections.Counter[str] = collections.Counter()
     texture_count: collections.Counter[str] = collections.Counter()  # llvmpipe: ~45 kB each besides the pixels
+    biggest: list[tuple[int, str, str, Any, str]] = []
     for screen in app.root.screens:
         for w in screen.walk():
             if isinstance(w, Widget):
@@ -205,8 +206,10 @@ def _diagnose(base: Path, app: Any, seen_modules: set[str]) -> None:
             if t is not None:
                 texture_bytes[screen.name] += t.width * t.height * 4
                 texture_count[screen.name] += 1
+                biggest.append((t.width * t.height * 4, screen.name, type(w).__name__, t.size, str(getattr(w, "text", ""))[:40]))
     lines.append(f"widgets: {dict(widgets.most_common())}")
     lines.append(f"label texture bytes by screen: {dict(texture_bytes)}, textures {dict(texture_count)}")
+    lines += ["  largest: " + repr(b) for b in sorted(biggest, reverse=True)[:10]]
     fonts: collections.Counter[str] = collections.Counter()
     for fd in os.listdir("/proc/self/fd"):
         with contextlib.suppress(OSError):  # the listing's own descriptor is gone by now

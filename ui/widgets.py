@@ -66,11 +66,22 @@ class FitMixin:
                 break
             size = max(smallest, float(math.floor(size * 0.88)))
         self.font_size = size
+        if self._narrow_ok() and "\n" not in self.text and core.get_extents(self.text)[0] <= avail:
+            # One line: a texture as wide as the text instead of as wide as the
+            # widget (texture memory grows with the display: docs/ui.md "Memory").
+            # Kivy's Label centres it; a FitLabel places it by halign (widgets.kv).
+            self.text_size = (None, None)
         self.texture_update()  # one texture, at the size that fits, before the next frame
 
 
+    def _narrow_ok(self) -> bool:
+        """Whether a one-line texture narrower than the widget shows where it should."""
+        return self.halign == "center"
+
+
 class FitLabel(FitMixin, Label):
-    pass
+    def _narrow_ok(self) -> bool:
+        return self.halign in ("left", "center", "right")  # its canvas aligns the texture (widgets.kv)
 
 
 class FitButton(FitMixin, Button):

@@ -296,3 +296,16 @@ def test_board_check_describes_corrects_validates_and_saves(tmp_path):
     options, note, bad = board_note("shear-panic", 4, cfg)
     assert bad and options == {} and note.startswith("Board check: track-4.toml: ") and str(tmp_path) not in note
     tomllib.loads((tmp_path / "boards" / "shear-panic" / "flock.toml").read_text())  # each saved file is TOML
+
+
+def test_the_depth_and_stencil_free_visual_is_named_only_on_x11_and_never_over_the_users(display):
+    from ui import gl_visual
+
+    assert gl_visual.choose({}) is None  # no X display
+    assert gl_visual.choose({"DISPLAY": display, "SDL_VIDEODRIVER": "wayland"}) is None
+    assert gl_visual.choose({"DISPLAY": display, "KIVY_GL_BACKEND": "mock"}) is None
+    mine = {"DISPLAY": display, gl_visual.HINT: "33"}
+    assert gl_visual.choose(mine) is None and mine[gl_visual.HINT] == "33"
+    env = {"DISPLAY": display}
+    visual = gl_visual.choose(env)  # the test X server (Xvfb with Mesa) offers such a visual
+    assert visual and env[gl_visual.HINT] == str(visual)
