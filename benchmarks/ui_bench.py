@@ -169,6 +169,8 @@ def child(out: str, game: str, taps: int, camera: int, diagnose: str) -> None:
             app.go(screen)
             yield 0.5
             rss(screen)
+        yield 0.5
+        marks["frame_ms"] = _frame_times(30)
         marks["events"] = len(app.session.events)
         marks["gc_ms"] = sorted(app.collect_ms)
         marks["phases"] = phases
@@ -183,6 +185,22 @@ def child(out: str, game: str, taps: int, camera: int, diagnose: str) -> None:
 
     Clock.schedule_once(step, 0)
     app.run()
+
+
+def _frame_times(count: int) -> list[float]:
+    """Milliseconds to draw the whole window and have the renderer finish it, ``count`` times."""
+    from kivy.core.window import Window
+    from kivy.graphics import opengl as gl
+
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        Window.canvas.ask_update()
+        Window.dispatch("on_draw")
+        Window.flip()
+        gl.glFinish()
+        times.append((time.perf_counter() - started) * 1000)
+    return sorted(times)
 
 
 def _diagnose(base: Path, app: Any, seen_modules: set[str]) -> None:
@@ -355,6 +373,11 @@ def main() -> int:
         print(
             f"    of the peak: anonymous {peak.get('RssAnon', 0) / 1024:.0f} MB, "
             f"file-backed {peak.get('RssFile', 0) / 1024:.0f} MB (mostly the GL driver's shared libraries)"
+        )
+        frame_ms = marks["frame_ms"]
+        print(
+            f"  the Table drawn {len(frame_ms)} times (the whole window, to the last pixel): "
+            f"median {frame_ms[len(frame_ms) // 2]:.1f} ms, longest {frame_ms[-1]:.1f} ms"
         )
         gc_ms = marks["gc_ms"]
         if gc_ms:

@@ -84,9 +84,11 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     Config.set("graphics", "multisamples", "0")
     # No depth or stencil buffer beside the window's colour buffer, where the
     # platform lets us say so (X11): 4 bytes a pixel the app never draws into.
-    from . import gl_visual
+    from . import gl_visual, llvmpipe
 
     gl_visual.choose()
+    # Under Mesa's software renderer, draw in less memory (ui/llvmpipe.py).
+    llvmpipe.configure()
 
 
 def run(args: argparse.Namespace) -> int:

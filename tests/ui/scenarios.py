@@ -67,6 +67,16 @@ def startup(ctx: Ctx) -> Iterator[float]:
     ctx.result["summary"] = app.sensor_summary
     ctx.result["statuses"] = {n: [s.online, s.reason] for n, s in app.hub.statuses.items()}
     ctx.result["home_texts"] = ctx.texts()
+    import os
+
+    from kivy.graphics import opengl as gl
+
+    from ui import llvmpipe
+
+    # Xvfb's OpenGL is Mesa's llvmpipe: texts are flushed one by one, rasterized in this thread.
+    ctx.result["renderer"] = (gl.glGetString(gl.GL_RENDERER) or b"").decode()
+    ctx.result["flush_texts"] = llvmpipe.enabled()
+    ctx.result["lp_threads"] = os.environ.get(llvmpipe.THREADS)
     ctx.shot("startup-home")
     yield from ctx.tap_text("Settings")
     ctx.result["settings_texts"] = ctx.texts()

@@ -23,6 +23,7 @@ def test_startup_shows_picker_and_offline_sensors(scenarios):
     assert r["summary"].startswith("Offline:") and "camera" in r["summary"]
     assert any("OFFLINE" in t and "Camera" in t for t in r["settings_texts"])
     assert r["first_frame_s"] < 3.0
+    assert "llvmpipe" in r["renderer"] and r["flush_texts"] and r["lp_threads"] == "0"
 
 
 def test_a_round_of_tally_by_touch_camera_and_keyboard(scenarios):

@@ -309,3 +309,17 @@ def test_the_depth_and_stencil_free_visual_is_named_only_on_x11_and_never_over_t
     env = {"DISPLAY": display}
     visual = gl_visual.choose(env)  # the test X server (Xvfb with Mesa) offers such a visual
     assert visual and env[gl_visual.HINT] == str(visual)
+
+
+def test_llvmpipe_draws_in_one_thread_unless_the_user_says_otherwise():
+    from ui import llvmpipe
+
+    env: dict[str, str] = {}
+    llvmpipe.configure(env)
+    assert env == {llvmpipe.THREADS: "0"}
+    mine = {llvmpipe.THREADS: "4"}
+    llvmpipe.configure(mine)
+    assert mine == {llvmpipe.THREADS: "4"}
+    off = {llvmpipe.SWITCH: "0"}
+    llvmpipe.configure(off)
+    assert llvmpipe.THREADS not in off
