@@ -1,7 +1,7 @@
 """Start-up time and resident memory of the touchscreen app, in a real window.
 
     .venv/bin/python benchmarks/ui_bench.py [--game fleeced] [--taps 60] [--camera 300] [--runs 3]
-                                            [--diagnose DIR]
+                                            [--size 800x480] [--warm-cache] [--diagnose DIR]
 
 The app runs in a child process (a real Kivy window; under Xvfb when there is
 no DISPLAY) and plays a scripted game (Fleeced! with four players by default):
@@ -23,7 +23,12 @@ Kivy window with one label is already ~125 MB resident (54 MB of it LLVM's
 shared library).  The app's garbage collections after redraws (see
 ``ui.application.COLLECT_AFTER``) are timed too: they run on the UI thread.
 Each run is a new process; the figures of every run are printed, and the
-worst peak is the one to quote.
+worst peak is the one to quote.  Each run starts with an empty Mesa shader
+cache of its own (a first start on a new machine: LLVM compiles every shader,
+3-5 MB more resident than a run that finds them cached); ``--warm-cache``
+uses the one in ~/.cache as it is.  At the end the Table is drawn 30 times,
+each to the last pixel, and the median time is printed (ui/llvmpipe.py trades
+some of it for memory).
 
 ``--diagnose DIR`` writes, per phase, the child's /proc smaps (who holds the
 resident pages), its widgets per screen, the label textures' bytes, the fonts

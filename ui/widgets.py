@@ -24,6 +24,8 @@ from kivy.uix.widget import Widget
 
 from . import theme
 
+ALIGNED = ("left", "center", "right")  # what text_pos places; "justify" needs the widget's width
+
 
 class FitMixin:
     """Shrink the font (down to ``min_font``) until the wrapped text fits."""
@@ -66,22 +68,30 @@ class FitMixin:
                 break
             size = max(smallest, float(math.floor(size * 0.88)))
         self.font_size = size
-        if self._narrow_ok() and "\n" not in self.text and core.get_extents(self.text)[0] <= avail:
+        if self.halign in ALIGNED and "\n" not in self.text and core.get_extents(self.text)[0] <= avail:
             # One line: a texture as wide as the text instead of as wide as the
-            # widget (texture memory grows with the display: docs/ui.md "Memory").
-            # Kivy's Label centres it; a FitLabel places it by halign (widgets.kv).
+            # widget (texture memory grows with the display: docs/ui.md "Memory"),
+            # placed by halign (text_pos, widgets.kv).
             self.text_size = (None, None)
         self.texture_update()  # one texture, at the size that fits, before the next frame
 
+    def text_pos(self, *_watched: Any) -> tuple[int, int]:
+        """Where the texture goes: by ``halign`` across, centred up and down
+        (widgets.kv passes the properties it depends on, so that kv computes it
+        again when they change)."""
+        tw, th = self.texture_size
+        if self.halign == "left":
+            x = self.x
+        elif self.halign == "right":
+            x = self.right - tw
+        else:
+            x = self.center_x - tw / 2.0
+        return int(x), int(self.center_y - th / 2.0)
 
-    def _narrow_ok(self) -> bool:
-        """Whether a one-line texture narrower than the widget shows where it should."""
-        return self.halign == "center"
 
 
 class FitLabel(FitMixin, Label):
-    def _narrow_ok(self) -> bool:
-        return self.halign in ("left", "center", "right")  # its canvas aligns the texture (widgets.kv)
+    pass
 
 
 class FitButton(FitMixin, Button):

@@ -1118,6 +1118,8 @@ def scrolled_log_is_clipped(ctx: Ctx) -> Iterator[float]:
     from kivy.graphics import opengl as gl
     from kivy.tests.common import UnitTestTouch
 
+    from ui import clipping
+
     yield from start_tally(ctx)
     for _ in range(16):  # rolls through the camera, as the dice sensor sends them
         n = len(app.session.events)
@@ -1148,3 +1150,16 @@ def scrolled_log_is_clipped(ctx: Ctx) -> Iterator[float]:
         1 for i in range(0, len(band), 3) if max(abs(band[i + k] - background[k]) for k in range(3)) > 8
     )
     ctx.shot("log-scrolled")
+    ctx.result["scissors_open"] = clipping.depth()  # between frames: every view's scissor closed
+    # Home's stored games sit in a scroll view inside a RelativeLayout that the
+    # layout moves to the right half: the list must show there, not be clipped away.
+    yield from ctx.tap_text("Back to the table")
+    yield from ctx.tap_text("Home")
+    yield 0.5
+    stored = ctx.buttons(ctx.screen.ids.stored)
+    ctx.result["stored"] = len(stored)
+    if stored:
+        x, y = (int(v) for v in stored[0].to_window(stored[0].x + 3, stored[0].center_y))
+        pixel = gl.glReadPixels(x, y, 1, 1, gl.GL_RGB, gl.GL_UNSIGNED_BYTE)
+        ctx.result["stored_pixel_is_background"] = max(abs(pixel[k] - background[k]) for k in range(3)) <= 8
+    ctx.shot("home-stored")

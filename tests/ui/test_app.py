@@ -389,3 +389,5 @@ def test_a_scrolled_list_is_clipped_to_its_view(scenarios):
     assert r["overflows"] and 0.0 < r["scroll_y"] < 1.0, r
     assert r["stencil_bits"] == 0  # the window has no stencil buffer here (ui/gl_visual.py): the scissor clips
     assert r["band_pixels"] > 100 and r["band_not_background"] == 0, r
+    assert r["scissors_open"] == 0
+    assert r["stored"] >= 1 and r["stored_pixel_is_background"] is False, r
