@@ -229,7 +229,8 @@ def _diagnose(base: Path, app: Any, seen_modules: set[str]) -> None:
             if t is not None:
                 texture_bytes[screen.name] += t.width * t.height * 4
                 texture_count[screen.name] += 1
-                biggest.append((t.width * t.height * 4, screen.name, type(w).__name__, t.size, str(getattr(w, "text", ""))[:40]))
+                text = str(getattr(w, "text", ""))[:40]
+                biggest.append((t.width * t.height * 4, screen.name, type(w).__name__, t.size, text))
     lines.append(f"widgets: {dict(widgets.most_common())}")
     lines.append(f"label texture bytes by screen: {dict(texture_bytes)}, textures {dict(texture_count)}")
     lines += ["  largest: " + repr(b) for b in sorted(biggest, reverse=True)[:10]]
@@ -355,7 +356,8 @@ def main() -> int:
         Path(args.diagnose).mkdir(parents=True, exist_ok=True)
         args.diagnose = str(Path(args.diagnose).resolve())
     print(f"machine: {describe()} (shared; load {os.getloadavg()[0]:.1f})")
-    print("Mesa shader cache: " + ("as found in ~/.cache (--warm-cache)" if args.warm_cache else "empty at each run (a first start)"))
+    cache = "as found in ~/.cache (--warm-cache)" if args.warm_cache else "empty at each run (a first start)"
+    print(f"Mesa shader cache: {cache}")
     peaks, medians = [], []
     for run in range(1, args.runs + 1):
         marks, play, peak = run_once(args.game, args.taps, args.camera, args.diagnose, args.size, args.warm_cache)

@@ -82,13 +82,14 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     # No multisampling: flat shapes and text gain nothing from it, and the
     # multisampled framebuffer costs ~12 MB (measured with benchmarks/ui_bench.py).
     Config.set("graphics", "multisamples", "0")
-    # No depth or stencil buffer beside the window's colour buffer, where the
-    # platform lets us say so (X11): 4 bytes a pixel the app never draws into.
     from . import gl_visual, llvmpipe
 
-    gl_visual.choose()
-    # Under Mesa's software renderer, draw in less memory (ui/llvmpipe.py).
+    # Under Mesa's software renderer, draw in less memory (ui/llvmpipe.py); first,
+    # as gl_visual's query already loads the renderer.
     llvmpipe.configure()
+    # No depth or stencil buffer beside the window's colour buffer, where the
+    # platform lets us say so (X11): 4 bytes a pixel the app never draws into.
+    gl_visual.choose()
 
 
 def run(args: argparse.Namespace) -> int:

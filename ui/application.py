@@ -26,7 +26,7 @@ from companion.events import ROLL, WHISTLE, Event, Source
 from companion.session import Session
 from companion.store import Store
 
-from . import prefs, theme
+from . import clipping, prefs, theme
 from .sensors import SensorHub
 from .speech import Speaker
 from .text_memory import release_label_surfaces
@@ -116,6 +116,7 @@ class BellwetherApp(App):
         from .screens import Screens
 
         Window.clearcolor = theme.BACKGROUND
+        clipping.install(Window)
         self.store = Store(paths.database_path(self.options.data_dir))
         if self.store.notice:
             self.message = self.store.notice

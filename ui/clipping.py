@@ -6,11 +6,16 @@ so ``ui/widgets.kv`` gives every ScrollView a scissor as well.  The scissor is
 in window pixels, and a view inside a RelativeLayout (a Screen, Home's stored
 games list) moves on the window when the layout moves without its own ``pos``
 changing, so the rectangle is taken from ``to_window`` as each frame is drawn,
-not bound once.  Nested views clip to the intersection.
+not bound once.  Nested views clip to the intersection.  ``install`` closes
+any scissor left open at the start of each frame (a drawing error mid-frame
+would otherwise clip every later frame).  The rectangles are window pixels:
+they would be wrong inside an Fbo (a ShaderTransition, ``export_to_png``) or
+a rotated window, neither of which the app uses.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +36,10 @@ def clip_to(widget: Any) -> Callable[[Any], None]:
 
     def push(_instruction: Any) -> None:
         x, y = widget.to_window(*widget.pos)
-        rect: Rect = (int(x), int(y), max(0, int(widget.width)), max(0, int(widget.height)))
+        left, bottom = math.floor(x), math.floor(y)  # whole pixels, the view's edges included
+        width = max(0, math.ceil(x + widget.width) - left)
+        height = max(0, math.ceil(y + widget.height) - bottom)
+        rect: Rect = (left, bottom, width, height)
         if _open:
             rect = _intersect(rect, _open[-1])
         _open.append(rect)
@@ -49,6 +57,20 @@ def unclip(_instruction: Any) -> None:
         gl.glScissor(*_open[-1])
     else:
         gl.glDisable(gl.GL_SCISSOR_TEST)
+
+
+def _reset(_instruction: Any) -> None:
+    _open.clear()
+    gl.glDisable(gl.GL_SCISSOR_TEST)
+
+
+def install(window: Any) -> None:
+    """Close every scissor at the start of each frame of ``window`` (once)."""
+    from kivy.graphics import Callback
+
+    if not getattr(window, "_bellwether_clip_reset", False):
+        window.canvas.before.add(Callback(_reset))
+        window._bellwether_clip_reset = True
 
 
 def depth() -> int:

@@ -2,8 +2,8 @@
 
 Kivy asks SDL for a 16-bit depth and an 8-bit stencil buffer beside the
 window's colour buffer, and nothing in this app draws with depth; its only use
-of the stencil was clipping scroll views, which ``ui/widgets.kv`` does with a
-scissor rectangle instead.  With Mesa's software renderer the combined
+of the stencil is Kivy's scroll views clipping their content, which
+``ui/clipping.py`` does with OpenGL's scissor as well.  With Mesa's software renderer the combined
 depth-stencil buffer is 4 bytes a pixel of process memory, cleared every frame:
 1.5 MB at 800x480, 3.7 MB at 1280x720 (benchmarks/ui_bench.py, docs/ui.md
 "Memory").
@@ -20,12 +20,13 @@ default stays: the scroll views' stencil clipping still works there.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import ctypes.util
 import logging
 import os
 import sys
+from collections.abc import MutableMapping
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ _WANTED = {
 }
 
 
-def choose(environ: os._Environ[str] | dict[str, str] = os.environ) -> int | None:
+def choose(environ: MutableMapping[str, str] = os.environ) -> int | None:
     """Name a visual without depth and stencil for SDL, if this is X11; the visual's id, or None."""
     if not sys.platform.startswith("linux") or HINT in environ or not environ.get("DISPLAY"):
         return None
@@ -98,7 +99,7 @@ def _visual_id(display_name: str) -> int | None:
         try:
             value = ctypes.c_int(0)
 
-            def attribute(config: int, name: int) -> int | None:
+            def attribute(config: Any, name: int) -> int | None:
                 ok = gl.glXGetFBConfigAttrib(display, config, name, ctypes.byref(value)) == 0
                 return value.value if ok else None
 
@@ -117,5 +118,4 @@ def _visual_id(display_name: str) -> int | None:
         finally:
             x11.XFree(configs)
     finally:
-        with contextlib.suppress(OSError):
-            x11.XCloseDisplay(display)
+        x11.XCloseDisplay(display)

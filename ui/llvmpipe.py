@@ -6,15 +6,17 @@ window on the CPU.  It collects a frame's draws into a "scene" and rasterizes
 it when the frame is flushed; every time a draw uses another texture than the
 one before, the scene stores a fresh copy of the fragment state, ~40 kB with
 llvmpipe's table of 128 texture slots.  Every label is its own texture, drawn
-between plain shapes, so a screen of 50 labels held ~4 MB of scene data per
-frame, and with rasterizer threads several frames' scenes were alive at once.
+between plain shapes (Kivy's blank texture), so it switches texture twice: a
+screen of 50 labels held ~4 MB of scene data per frame, and with rasterizer
+threads several frames' scenes were alive at once.
 
 So, under llvmpipe only: the rasterizer runs in the drawing thread
-(``LP_NUM_THREADS=0``, read by llvmpipe when it loads), and the scene is
-flushed after each text is drawn (``after_text``, called by the labels' and
-buttons' canvases, ui/widgets.kv), so a scene holds one or two labels' worth.
-Measured with benchmarks/ui_bench.py at 1280x720: peak 152 -> 146 MB, the
-Table drawn in 14.4 ms instead of 12.2 ms (docs/ui.md "Memory").  A GPU
+(``LP_NUM_THREADS=0``, read by llvmpipe when it loads: ``configure`` runs
+before anything opens the display), and the scene is flushed after each text
+is drawn (``after_text``, called by the Fit* labels' and buttons' canvases,
+ui/widgets.kv), so a scene holds one or two labels' worth.  Measured with
+benchmarks/ui_bench.py at 1280x720: peak 152 -> 146 MB, the Table drawn in
+14.0-14.6 ms instead of 12.2 ms (docs/ui.md "Memory").  A GPU
 driver is left alone: flushing mid-frame costs a tiled GPU (the Pi's V3D)
 far more than it saves.  ``BELLWETHER_GL_FLUSH=0`` turns the flushes off.
 """
@@ -22,15 +24,16 @@ far more than it saves.  ``BELLWETHER_GL_FLUSH=0`` turns the flushes off.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 THREADS = "LP_NUM_THREADS"
 SWITCH = "BELLWETHER_GL_FLUSH"
 
-_flush: Any = None  # glFlush under llvmpipe, False elsewhere; None until the first text is drawn
+_flush: Callable[[], None] | bool | None = None  # glFlush under llvmpipe, False elsewhere; None until a text is drawn
 
 
-def configure(environ: os._Environ[str] | dict[str, str] = os.environ) -> None:
+def configure(environ: MutableMapping[str, str] = os.environ) -> None:
     """Before the window exists: llvmpipe rasterizes in the drawing thread
     (other drivers ignore the variable); a value set by the user stays."""
     if environ.get(SWITCH, "1") != "0":
@@ -50,5 +53,5 @@ def after_text(_instruction: Any) -> None:
 
         renderer = gl.glGetString(gl.GL_RENDERER) or b""
         _flush = gl.glFlush if b"llvmpipe" in renderer and os.environ.get(SWITCH, "1") != "0" else False
-    if _flush:
+    if callable(_flush):
         _flush()

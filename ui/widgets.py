@@ -36,21 +36,29 @@ class FitMixin:
     def __init__(self, **kw: Any) -> None:
         self._fit_trigger = Clock.create_trigger(self._fit, -1)
         super().__init__(**kw)
-        self.fbind("size", self._fit_trigger)
-        self.fbind("text", self._fit_trigger)
+        self.fbind("size", self._refit)
+        self.fbind("text", self._refit)
+        self.fbind("halign", self._fit_trigger)  # it decides whether one line gets a narrow texture
         self.fbind("max_font", self._fit_trigger)
         self.fbind("min_font", self._fit_trigger)
+        self._fit_trigger()
+
+    def _refit(self, *_: Any) -> None:
+        # Label's own texture update, scheduled by the same change, runs before
+        # _fit: until _fit decides again, the text wraps to the width, so a long
+        # new text is never drawn as one line wider than the widget.
+        self._label.usersize = (max(1, self.width), None)
         self._fit_trigger()
 
     def _fit(self, *_: Any) -> None:
         if self.width < 4 or self.height < 4:
             return
         pad_x = self.padding[0] + self.padding[2] if len(self.padding) == 4 else 2 * self.padding[0]
-        # Kivy's text_size includes the padding: the lines are that less the padding.
-        self.text_size = (max(1, self.width), None)
         # Measure with the core label's layout pass only: rendering a texture
-        # per trial size would allocate (GL) memory for every step down.
+        # per trial size would allocate (GL) memory for every step down.  Kivy's
+        # text_size includes the padding: the lines are that less the padding.
         core = self._label
+        core.usersize = (max(1, self.width), None)  # the widget's text_size is set once, below
         core.resolve_font_name()
         avail = self.width - pad_x
         words = set(self.text.split())
@@ -68,11 +76,15 @@ class FitMixin:
                 break
             size = max(smallest, float(math.floor(size * 0.88)))
         self.font_size = size
+        want: tuple[float | None, None] = (max(1, self.width), None)
         if self.halign in ALIGNED and "\n" not in self.text and core.get_extents(self.text)[0] <= avail:
             # One line: a texture as wide as the text instead of as wide as the
             # widget (texture memory grows with the display: docs/ui.md "Memory"),
             # placed by halign (text_pos, widgets.kv).
-            self.text_size = (None, None)
+            want = (None, None)
+        core.usersize = want
+        if tuple(self.text_size) != want:  # an unchanged text_size must not make Label render again
+            self.text_size = want
         self.texture_update()  # one texture, at the size that fits, before the next frame
 
     def text_pos(self, *_watched: Any) -> tuple[int, int]:
@@ -87,7 +99,6 @@ class FitMixin:
         else:
             x = self.center_x - tw / 2.0
         return int(x), int(self.center_y - th / 2.0)
-
 
 
 class FitLabel(FitMixin, Label):

@@ -1078,6 +1078,19 @@ def fit_smallest_font(ctx: Ctx) -> Iterator[float]:
     ctx.screen.add_widget(label)
     yield 0.5
     ctx.result["font_size"] = label.font_size
+    # A one-line text gets a texture as wide as the text, placed by halign; a long
+    # text that follows it wraps to the width in every texture drawn, never one line.
+    line = FitLabel(text="Short", halign="right", size_hint=(None, None), size=(300, 80), pos=(100, 100))
+    ctx.screen.add_widget(line)
+    yield 0.3
+    drawn = next(i for i in line.canvas.children if hasattr(i, "pos") and getattr(i, "texture", None) is line.texture)
+    ctx.result["short"] = {"texture": list(line.texture_size), "text_size": list(line.text_size),
+                           "x": drawn.pos[0], "right": line.right}
+    widths: list[float] = []
+    line.fbind("texture_size", lambda *_: widths.append(line.texture_size[0]))
+    line.text = "a long sentence that has to wrap over several lines of this label " * 2
+    yield 0.3
+    ctx.result["long"] = {"widths": widths, "text_size": list(line.text_size), "height": line.texture_size[1]}
 
 
 @scenario(whistlers=("Ann", "Bob", "Cy"))

@@ -376,6 +376,12 @@ def test_an_engine_failing_on_import_is_disabled_with_the_reason(scenarios):
 def test_fitting_stops_at_the_smallest_font_between_pixels(scenarios):
     r = scenarios.run("fit_smallest_font", timeout=30)
     assert r["font_size"] == 10.0
+    short = r["short"]
+    assert short["text_size"] == [None, None] and 0 < short["texture"][0] < 150
+    assert short["x"] == short["right"] - short["texture"][0]  # right-aligned: the texture ends at the label's right edge
+    long = r["long"]
+    assert long["text_size"] == [300, None] and long["height"] > 2 * short["texture"][1]
+    assert long["widths"] and max(long["widths"]) <= 300, long  # never drawn as one line wider than the label
 
 
 def test_sensor_samples_while_calibrating_are_not_game_moves(scenarios):
