@@ -295,7 +295,7 @@ def run_once(
     env.update(KIVY_HOME=str(tmp / "kivy"), KIVY_NO_ARGS="1", UI_BENCH_T0=repr(time.time()), UI_BENCH_SIZE=size)
     if not warm_cache:
         # Mesa keeps compiled shaders on disk: a run that finds them skips compiling,
-        # and LLVM's code is then never paged in (~3-4 MB less resident).  An empty
+        # and LLVM's code is then never paged in (3-5 MB less resident).  An empty
         # cache is a first start on a new machine, the worst case, and the same on
         # every machine.
         env["MESA_SHADER_CACHE_DIR"] = str(tmp / "mesa-shader-cache")

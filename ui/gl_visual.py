@@ -3,10 +3,10 @@
 Kivy asks SDL for a 16-bit depth and an 8-bit stencil buffer beside the
 window's colour buffer, and nothing in this app draws with depth; its only use
 of the stencil is Kivy's scroll views clipping their content, which
-``ui/clipping.py`` does with OpenGL's scissor as well.  With Mesa's software renderer the combined
-depth-stencil buffer is 4 bytes a pixel of process memory, cleared every frame:
-1.5 MB at 800x480, 3.7 MB at 1280x720 (benchmarks/ui_bench.py, docs/ui.md
-"Memory").
+``ui/clipping.py`` does with OpenGL's scissor as well.  With Mesa's software
+renderer the combined depth-stencil buffer is 4 bytes a pixel of process
+memory, cleared every frame: 1.5 MB at 800x480, 3.7 MB at 1280x720
+(benchmarks/ui_bench.py, docs/ui.md "Memory").
 
 Kivy sets those sizes itself right before SDL creates the window, but SDL lets
 the X11 visual be named (``SDL_VIDEO_X11_WINDOW_VISUALID``), and for the OpenGL

@@ -24,7 +24,7 @@ far more than it saves.  ``BELLWETHER_GL_FLUSH=0`` turns the flushes off.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any
 
 THREADS = "LP_NUM_THREADS"
@@ -33,10 +33,14 @@ SWITCH = "BELLWETHER_GL_FLUSH"
 _flush: Callable[[], None] | bool | None = None  # glFlush under llvmpipe, False elsewhere; None until a text is drawn
 
 
+def _switched_on(environ: Mapping[str, str]) -> bool:
+    return environ.get(SWITCH, "1") != "0"
+
+
 def configure(environ: MutableMapping[str, str] = os.environ) -> None:
     """Before the window exists: llvmpipe rasterizes in the drawing thread
     (other drivers ignore the variable); a value set by the user stays."""
-    if environ.get(SWITCH, "1") != "0":
+    if _switched_on(environ):
         environ.setdefault(THREADS, "0")
 
 
@@ -52,6 +56,6 @@ def after_text(_instruction: Any) -> None:
         from kivy.graphics import opengl as gl
 
         renderer = gl.glGetString(gl.GL_RENDERER) or b""
-        _flush = gl.glFlush if b"llvmpipe" in renderer and os.environ.get(SWITCH, "1") != "0" else False
+        _flush = gl.glFlush if b"llvmpipe" in renderer and _switched_on(os.environ) else False
     if callable(_flush):
         _flush()

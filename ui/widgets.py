@@ -47,18 +47,22 @@ class FitMixin:
         # Label's own texture update, scheduled by the same change, runs before
         # _fit: until _fit decides again, the text wraps to the width, so a long
         # new text is never drawn as one line wider than the widget.
-        self._label.usersize = (max(1, self.width), None)
+        self._label.usersize = self._wrapped()
         self._fit_trigger()
+
+    def _wrapped(self) -> tuple[float, None]:
+        """The text size that wraps the text to the widget's width (Kivy's text_size includes the padding)."""
+        return (max(1, self.width), None)
 
     def _fit(self, *_: Any) -> None:
         if self.width < 4 or self.height < 4:
             return
         pad_x = self.padding[0] + self.padding[2] if len(self.padding) == 4 else 2 * self.padding[0]
         # Measure with the core label's layout pass only: rendering a texture
-        # per trial size would allocate (GL) memory for every step down.  Kivy's
-        # text_size includes the padding: the lines are that less the padding.
+        # per trial size would allocate (GL) memory for every step down; the
+        # lines are the wrapped width less the padding.
         core = self._label
-        core.usersize = (max(1, self.width), None)  # the widget's text_size is set once, below
+        core.usersize = self._wrapped()  # the widget's text_size is set once, below
         core.resolve_font_name()
         avail = self.width - pad_x
         words = set(self.text.split())
@@ -76,7 +80,7 @@ class FitMixin:
                 break
             size = max(smallest, float(math.floor(size * 0.88)))
         self.font_size = size
-        want: tuple[float | None, None] = (max(1, self.width), None)
+        want: tuple[float | None, None] = self._wrapped()
         if self.halign in ALIGNED and "\n" not in self.text and core.get_extents(self.text)[0] <= avail:
             # One line: a texture as wide as the text instead of as wide as the
             # widget (texture memory grows with the display: docs/ui.md "Memory"),

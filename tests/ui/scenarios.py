@@ -1086,6 +1086,16 @@ def fit_smallest_font(ctx: Ctx) -> Iterator[float]:
     drawn = next(i for i in line.canvas.children if hasattr(i, "pos") and getattr(i, "texture", None) is line.texture)
     ctx.result["short"] = {"texture": list(line.texture_size), "text_size": list(line.text_size),
                            "x": drawn.pos[0], "right": line.right}
+    # A button too (its own kv rule, beside Kivy's Button background): a left-aligned
+    # line starts at the button's left edge, and the scene is flushed after its text.
+    from ui.widgets import FitButton
+
+    button = FitButton(text="Row", halign="left", size_hint=(None, None), size=(300, 60), pos=(100, 300))
+    ctx.screen.add_widget(button)
+    yield 0.3
+    drawn = [i for i in button.canvas.children if hasattr(i, "pos") and getattr(i, "texture", None) is button.texture]
+    ctx.result["button"] = {"texture": list(button.texture_size), "x": [i.pos[0] for i in drawn], "left": button.x,
+                            "after": [type(i).__name__ for i in button.canvas.after.children]}
     widths: list[float] = []
     line.fbind("texture_size", lambda *_: widths.append(line.texture_size[0]))
     line.text = "a long sentence that has to wrap over several lines of this label " * 2

@@ -379,6 +379,9 @@ def test_fitting_stops_at_the_smallest_font_between_pixels(scenarios):
     short = r["short"]
     assert short["text_size"] == [None, None] and 0 < short["texture"][0] < 150
     assert short["x"] == short["right"] - short["texture"][0]  # right-aligned: the texture ends at the label's right edge
+    button = r["button"]
+    assert button["x"] == [button["left"]] and 0 < button["texture"][0] < 150, button  # drawn once, at the left
+    assert "Callback" in button["after"]
     long = r["long"]
     assert long["text_size"] == [300, None] and long["height"] > 2 * short["texture"][1]
     assert long["widths"] and max(long["widths"]) <= 300, long  # never drawn as one line wider than the label
