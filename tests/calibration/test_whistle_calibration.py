@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,8 @@ from hardware.whistle.signature import Signature
 
 
 def blows_wav(path: Path, make, times=(0.5, 1.5, 2.5), length: float = 3.5) -> Path:
-    x = ta.pink_noise(length, amp=0.004, seed=hash(path.name) % 1000)
+    # The same noise every run: str hash() changes per process (PYTHONHASHSEED).
+    x = ta.pink_noise(length, amp=0.004, seed=zlib.crc32(path.name.encode()) % 1000)
     for i, at in enumerate(times):
         ta.place(x, make(i), at)
     return ta.write_wav(path, x)
@@ -218,3 +220,20 @@ def test_the_check_never_reuses_the_calibration_blows():
     assert "recognised" not in out
     result = check_blow(profile, "Ann", blocks_of(ta.noise(1.0, 0.003, seed=5)))
     assert not result.heard and result.describe() == "no blow heard"
+
+
+@pytest.mark.xfail(strict=True, reason="known detector bug: a weak frame at another pitch extends the refractory period")
+def test_a_noise_frame_after_a_blow_does_not_hide_the_next_blow():
+    """Found with noise seed 10 (1 run in ~40 before the seeds were fixed): a
+    -12 dB noise frame at 738 Hz, 0.3 s after a 1791 Hz blow ended, extended the
+    refractory period to just past the next blow's onset, which was then taken
+    for the first blow still going.  Fix in WhistleDetector._decide: extend the
+    refractory only for frames near the reported blow's pitch."""
+    from calibration.whistle import listening_detector
+
+    x = ta.pink_noise(3.5, amp=0.004, seed=10)
+    for i, at in enumerate((0.5, 1.5, 2.5)):
+        ta.place(x, ta.tone(1800 * (1 + 0.005 * (i - 1)), 0.4), at)
+    det = listening_detector(noise_spectrum(ta.pink_noise(2.0, amp=0.004, seed=7)))
+    heard = [d for i in range(0, len(x), 1024) for d in det.process(x[i : i + 1024])]
+    assert len(heard) == 3
