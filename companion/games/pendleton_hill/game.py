@@ -323,7 +323,7 @@ def _label(s: HillState, t: str, p: Mapping[str, Any]) -> str:
     if t == "draw":
         return "Card dealt" if s.phase is Phase.DEAL else "Replacement card drawn"
     if t == "play-card":
-        return "Play the Sheepdog card as a " + p["as"] if p["card"] == Card.SHEEPDOG.value else f"Play a {p['card']}"
+        return "Sheepdog as a " + p["as"] if p["card"] == Card.SHEEPDOG.value else f"Play a {p['card']}"
     if t == "place-shepherd":
         return f"{p.get('colour', s.names[s.active])}'s shepherd to {p['pasture']}"
     if t == "place-sheep":
@@ -333,4 +333,4 @@ def _label(s: HillState, t: str, p: Mapping[str, Any]) -> str:
         return f"Flock {src} to {p['to']}{scare}"
     if t == "move-wolf":
         return f"Wolf to {p['to']}{scare}"
-    return "Done: end the actions"
+    return "Done"

@@ -455,8 +455,8 @@ def test_prompt_offers_the_legal_events_as_choices() -> None:
     t.start()
     p = GAME.prompt(t.state)
     assert p.player == "Ann" and "play a card" in p.text and p.rule == "Sequence of Play"
-    assert [c.label for c in p.choices] == ["Play a 1", "Play a 1+1", "Play a 2", "Play the Sheepdog card as a 1", "Play the Sheepdog card as a 1+1",
-                                           "Play the Sheepdog card as a 2"]
+    assert [c.label for c in p.choices] == ["Play a 1", "Play a 1+1", "Play a 2", "Sheepdog as a 1", "Sheepdog as a 1+1",
+                                           "Sheepdog as a 2"]
     t.do("play-card", card="2")
     p = GAME.prompt(t.state)
     assert p.rule == 'The "2" Card'
