@@ -184,3 +184,63 @@ def pendleton_hill_by_touch(ctx: Ctx) -> Iterator[float]:
     ctx.result["events"] = [e.type for e in app.session.events]
     ctx.result["state"] = app.session.game.state_json(app.session.state)
     ctx.result["results_texts"] = tc.labels(app.root.current_screen)
+
+
+# -- Sheep Hop! ------------------------------------------------------------------
+
+
+def _hop_board(ctx: Ctx) -> Any:
+    return ctx.app.root.get_screen("table").board
+
+
+def _token(ctx: Ctx, sid: str) -> Any:
+    return _hop_board(ctx)._tokens[sid]
+
+
+@scenario()
+def sheep_hop_by_touch(ctx: Ctx) -> Iterator[float]:
+    """A whole game: the wolves placed on their rings, dice faces on the pad, sheep and captures on the picture."""
+    app = ctx.app
+    yield from _home_to_table(ctx, "Sheep Hop!")
+    check = Checker(ctx, "sheep-hop")
+    board = _hop_board(ctx)
+    check("wolves", shot="table-wolves")
+    big, little = board.ids.rings.children[::-1]
+    ctx.result["first_prompt"] = app.session.prompt().text
+    # The big wolf: a touch on its ring, a quarter of the way round (clockwise from the top).
+    ring = big.ring
+    x, y = ring.center_x + min(ring.width, ring.height) * 0.42, ring.center_y
+    yield from tc.touch_at(ctx, ring, ring.to_widget(*ring.to_window(x, y)))
+    yield from drawn(ctx)
+    yield from _tap(ctx, little.later, _logged(ctx))
+    yield from _tap(ctx, little.later, _logged(ctx))
+    ctx.result["wolves"] = {n: w["position"] for n, w in app.session.game.state_json(app.session.state)["wolves"].items()}
+    # The wolves move first: they caught black1 (touched on the picture, then confirmed).
+    yield from tc.touch_face(ctx, "big-and-little-wolf")
+    yield from drawn(ctx)
+    check("capture", shot="table-capture")
+    yield from _tap(ctx, _token(ctx, "black1"))
+    ctx.result["confirm_label"] = _hop_board(ctx).ids.strip.children[-1].text
+    check("capture-marked", shot="table-capture-marked")
+    yield from _tap(ctx, _hop_board(ctx).ids.strip.children[-1], _logged(ctx))
+    # Another wolf roll: nobody caught.
+    yield from tc.touch_face(ctx, "double-big-wolf")
+    yield from drawn(ctx)
+    yield from _tap(ctx, _hop_board(ctx).ids.strip.children[-1], _logged(ctx))
+    # Then every sheep left reaches the pen: its colour on the die, the sheep, "reaches the pen".
+    for i, sid in enumerate(["white1", "white2", "white3", "black2", "black3", "brown1", "brown2", "brown3"]):
+        face = "multicoloured" if i == 3 else sid.rstrip("0123456789")
+        yield from tc.touch_face(ctx, face)
+        yield from drawn(ctx)
+        check(("sheep", i == 3), shot="table-sheep" if i == 0 else None)
+        yield from _tap(ctx, _token(ctx, sid))
+        check("menu", shot="table-sheep-menu")
+        menu = _hop_board(ctx).ids.menu_grid
+        button = next(b for b in menu.children if b.text == f"{sid} reaches the pen")
+        yield from _tap(ctx, button, _logged(ctx))
+    yield from settled(ctx, "results")
+    ctx.result["results_problems"] = tc.check_screen(ctx, "sheep-hop-results")
+    ctx.result["checked"] = check.checked
+    ctx.result["state"] = app.session.game.state_json(app.session.state)
+    ctx.result["events"] = [e.type for e in app.session.events]
+    ctx.result["results_texts"] = tc.labels(app.root.current_screen)
