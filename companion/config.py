@@ -3,7 +3,9 @@ its key and what was expected (``ConfigError``), never a traceback."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import tempfile
 import time
 import tomllib
 from collections.abc import Callable, Mapping
@@ -163,16 +165,40 @@ def dump_toml(data: Mapping[str, Any], comment: str = "") -> str:
     return "\n".join(out).lstrip("\n") + "\n"
 
 
-def save_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write a profile so that a crash or power cut never leaves half of one behind."""
+def save_text_atomic(path: str | os.PathLike[str], text: str, *, make_folder: bool = True) -> Path:
+    """Write a file so that a crash, a power cut or a full disk never leaves half of one behind.
+
+    The text goes to a fresh temporary file in the same folder (so the rename
+    cannot cross file systems), is fsynced, then renamed over ``path``; the
+    folder is fsynced so the rename itself survives a power cut.  On any
+    failure the temporary file is removed and the old file is untouched;
+    the OSError propagates for the caller to report.
+    """
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())  # the new text is on disk before it replaces the old
-    tmp.replace(p)
+    if make_folder:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with open(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())  # the new text is on disk before it replaces the old
+        if p.exists():
+            with contextlib.suppress(OSError):  # keep the old file's permissions
+                os.chmod(tmp, p.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o644)  # mkstemp makes it 0600; a profile or record is for everyone to read
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):  # not every file system lets a folder be fsynced
+        dirfd = os.open(p.parent, os.O_RDONLY)
+        try:
+            os.fsync(dirfd)
+        finally:
+            os.close(dirfd)
     return p
 
 
