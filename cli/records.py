@@ -46,12 +46,12 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    session = Session.from_file(args.file)
+    session = Session.from_file(args.file, history=False)
     if args.json:
         print_json(session.to_json())
         return 0
     summary = session.to_json()
-    print(f"{session.game.title}: {len(session.events)} events")
+    print(f"{session.game.title}: {session.event_count} events")
     for name, points in summary["scores"].items():
         print(f"  {name}: {points}")
     outcome = session.outcome()
@@ -65,8 +65,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    session = Session.from_file(args.file)
-    print(f"{args.file}: ok, {len(session.events)} events of {session.game.title}")
+    session = Session.from_file(args.file, history=False)
+    print(f"{args.file}: ok, {session.event_count} events of {session.game.title}")
     return 0
 
 
