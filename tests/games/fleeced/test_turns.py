@@ -420,7 +420,7 @@ def test_a_bad_copy_is_refused_and_changes_nothing() -> None:
     t = Table().start()
     _six_with_a_duplicate(t)
     before = t.state
-    with pytest.raises(IllegalAction, match="'drawn' .* or 'held'"):
+    with pytest.raises(IllegalAction, match=r"'drawn' .* or 'held'"):
         t.send("discard", {"card": "other", "copy": "newest"})
     with pytest.raises(IllegalAction, match="none is held from before"):
         t.send("discard", {"card": "other", "copy": "held"})  # the deal's cards are unseen '?'
