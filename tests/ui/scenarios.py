@@ -1186,3 +1186,37 @@ def scrolled_log_is_clipped(ctx: Ctx) -> Iterator[float]:
         pixel = gl.glReadPixels(x, y, 1, 1, gl.GL_RGB, gl.GL_UNSIGNED_BYTE)
         ctx.result["stored_pixel_is_background"] = max(abs(pixel[k] - background[k]) for k in range(3)) <= 8
     ctx.shot("home-stored")
+
+
+def _play_record(ctx: Ctx, fixture: str) -> Iterator[float]:
+    """A stored game played from a scenario record's events (the table's own moves, already checked)."""
+    from companion import records
+    from tests.test_game_records import FIXTURES
+
+    record = records.read(FIXTURES / fixture)
+    ctx.app.new_game(record.game, record.setup)
+    for event in record.events:
+        assert ctx.app.submit(event), ctx.app.message
+    yield 0.3
+
+
+@scenario()
+def sheep_hop_results(ctx: Ctx) -> Iterator[float]:
+    """Sheep Hop! is cooperative: Results says the table won (or the wolves did)
+    with the Shepherds' Scale and ranks nobody; Home's history says the same."""
+    app = ctx.app
+    for name, fixture in (("won", "sheep-hop/complete-game-table.jsonl"), ("lost", "sheep-hop/lost-game-few-saved.jsonl")):
+        yield from _play_record(ctx, fixture)
+        app.go("results")
+        yield 0.6
+        ids = ctx.screen.ids
+        ctx.result[name] = {
+            "title": ids.title.text,
+            "notes": ids.tie_break.text,
+            "lines": [[w.text for w in reversed(line.children) if hasattr(w, "text")] for line in ids.ranking.children[::-1]],
+            "problems": ctx.check(f"sheep-hop-results-{name}"),
+        }
+        yield from ctx.tap_text("Home")
+        yield 0.5
+    ctx.result["home"] = [b.text for b in ctx.buttons(ctx.screen.ids.stored)]
+    ctx.result["home_problems"] = ctx.check("home-cooperative-history")
