@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from companion.errors import BellwetherError
 
-COMMANDS = ("cli.play", "cli.records", "cli.whistle", "cli.dice", "cli.calibrate")
+COMMANDS = ("cli.play", "cli.records", "cli.whistle", "cli.dice", "cli.calibrate", "cli.plays")
 
 
 def build_parser() -> argparse.ArgumentParser:
