@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytestmark = pytest.mark.ui
@@ -28,3 +30,28 @@ def test_sheep_hop_results_are_the_tables_not_a_ranking(scenarios):
     assert any("finished: The wolves won: 4 saved, 5 caught" in t for t in home), home
     assert not any("won by" in t for t in home)
     assert r["home_problems"] == []
+
+
+def test_history_shows_a_bar_chart_per_die_and_shares_plays(scenarios):
+    r = scenarios.run("history_dice", timeout=150)
+    assert r["screen"] == "history"
+    assert r["games"] == ["All games", "Fleeced!", "Shear Panic", "Sheep Hop!"]
+    titles = [c["title"] for c in r["all"]]
+    assert any(t.startswith("d6 · camera and buttons · ") for t in titles), titles
+    assert any(t.startswith("d6, first die · camera and buttons") for t in titles)
+    assert any(t.startswith("panic · entered by hand") for t in titles)
+    assert any(t.startswith("sheep-hop · entered by hand") for t in titles)
+    panic = next(c for c in r["all"] if c["title"].startswith("panic"))
+    # One column a face: its count, the bar, the face by its name.
+    assert [col[-1] for col in panic["columns"]] == ["blue", "green", "red", "yellow", "black", "white"]
+    assert sum(int(col[0]) for col in panic["columns"]) == int(panic["title"].rsplit("· ", 1)[1].split()[0])
+    for c in r["all"]:
+        assert c["verdict"].startswith(("No sign of bias after", "Face ")), c
+    assert {c["title"].split(" · ")[0] for c in r["fleeced"]} == {"d6", "d6, first die", "d6, second die"}
+    assert r["problems_all"] == [] and r["problems_fleeced"] == []
+    assert [b for b in r["share_buttons"] if b in ("BG Stats", "BoardGameGeek CSV", "Spreadsheet CSV")] == ["BG Stats", "BoardGameGeek CSV", "Spreadsheet CSV"]
+    assert r["share_status"].startswith("3 plays written to ") and r["share_status"].endswith(".bgg.csv")
+    written = r["share_status"].removeprefix("3 plays written to ")
+    assert written.startswith(str(scenarios.data_dir))
+    assert Path(written).read_text(encoding="utf-8").startswith("playid,objectid,objectname,date,length")
+    assert r["problems_share"] == [] and r["panel_closed"]

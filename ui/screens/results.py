@@ -92,6 +92,12 @@ class ResultsScreen(Screen):
         self.ids.chart.plot(series, {n: (sw.rgba, shape, sw.name) for n, (sw, shape) in styles.items()})
         self.ids.saved.text = f"Saved as game #{s.id} in the history." if s.id is not None else "Not stored."
 
+    def share(self) -> None:
+        from ..share import SharePanel
+
+        s = App.get_running_app().session
+        SharePanel(sessions=None if s is None or s.id is None else [s.id]).open()
+
     def play_again(self) -> None:
         app = App.get_running_app()
         s = app.session
