@@ -29,6 +29,7 @@ class SharePanel(ModalView):
         super().__init__(size_hint=(0.96, 0.94), auto_dismiss=False, background_color=(0, 0, 0, 0.6), **kw)
         self.sessions = None if sessions is None else list(sessions)
         self.format = "bgstats"
+        self.written: Path | None = None
         box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         with box.canvas.before:
             from kivy.graphics import Color, Rectangle
@@ -53,9 +54,9 @@ class SharePanel(ModalView):
         app = App.get_running_app()
         data = paths.data_dir(getattr(getattr(app, "options", None), "data_dir", None))
         for label, folder in share_folders(data):
-            b = FitButton(text=f"{label}  ({folder})", max_font=sp(18), min_font=sp(14))
-            b.folder = folder
-            b.bind(on_release=lambda btn: self.write(btn.folder))
+            b = FitButton(text=label, max_font=sp(18), min_font=sp(14))
+            b.folder, b.label = folder, label
+            b.bind(on_release=lambda btn: self.write(btn.folder, btn.label))
             self.folders.add_widget(b)
         scroll = ScrollView(do_scroll_x=False)  # one row a USB stick, the data folder last
         scroll.add_widget(self.folders)
@@ -70,7 +71,7 @@ class SharePanel(ModalView):
     def choose(self, format_name: str) -> None:
         self.format = format_name
 
-    def write(self, folder: Path) -> Path | None:
+    def write(self, folder: Path, label: str = "") -> Path | None:
         app = App.get_running_app()
         if app.store is None:
             self.status.text = "No game store is open."
@@ -86,5 +87,6 @@ class SharePanel(ModalView):
             self.status.color = theme.WARN
             return None
         self.status.color = theme.TEXT
-        self.status.text = f"{count} play{'' if count == 1 else 's'} written to {path}"
+        self.written = path
+        self.status.text = f"{count} play{'' if count == 1 else 's'} written: {path.name} ({label or path.parent})"
         return path

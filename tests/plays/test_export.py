@@ -146,6 +146,16 @@ def test_share_folders_lists_mounted_media_then_the_data_folder(tmp_path):
     assert found == [("This Pi's data folder", tmp_path / "data")]
 
 
+def test_share_folders_finds_a_mounted_usb_stick(tmp_path, monkeypatch):
+    stick = tmp_path / "media" / "pi" / "SHEEPSTICK"
+    stick.mkdir(parents=True)
+    (tmp_path / "media" / "pi" / "other").mkdir()
+    real = os.path.ismount
+    monkeypatch.setattr(os.path, "ismount", lambda p: Path(p) == stick or real(p))
+    found = export.share_folders(tmp_path / "data", roots=(str(tmp_path / "media"),))
+    assert found == [("USB stick SHEEPSTICK", stick), ("This Pi's data folder", tmp_path / "data")]
+
+
 def test_a_bgstats_reader_refuses_a_broken_file():
     with pytest.raises(FormatError):
         read_bgstats('{"games": [], "players": [], "plays": [{"gameRefId": 1}]}')

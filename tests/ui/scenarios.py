@@ -1216,10 +1216,23 @@ def sheep_hop_results(ctx: Ctx) -> Iterator[float]:
             "lines": [[w.text for w in reversed(line.children) if hasattr(w, "text")] for line in ids.ranking.children[::-1]],
             "problems": ctx.check(f"sheep-hop-results-{name}"),
         }
+        if name == "won":  # Share results from the Results screen: this game only, BG Stats by default
+            yield from ctx.tap_text("Share results")
+            panel = _share_panel()
+            yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text.startswith("This Pi's data folder")))
+            ctx.result["share_status"] = panel.status.text
+            ctx.result["share_written"] = str(panel.written)
+            yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text == "Close"))
         yield from ctx.tap_text("Home")
         yield 0.5
     ctx.result["home"] = [b.text for b in ctx.buttons(ctx.screen.ids.stored)]
     ctx.result["home_problems"] = ctx.check("home-cooperative-history")
+
+
+def _share_panel() -> Any:
+    from kivy.core.window import Window
+
+    return next(w for w in Window.children if type(w).__name__ == "SharePanel")
 
 
 def _store_record(ctx: Ctx, fixture: str) -> None:
@@ -1266,13 +1279,12 @@ def history_dice(ctx: Ctx) -> Iterator[float]:
     ctx.result["problems_fleeced"] = ctx.check("history-dice-fleeced")
     yield from ctx.tap_text("Share results")
     yield 0.5
-    from kivy.core.window import Window
-
-    panel = next(w for w in Window.children if type(w).__name__ == "SharePanel")
+    panel = _share_panel()
     ctx.result["share_buttons"] = [b.text for b in ctx.buttons(panel)]
     yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text == "BoardGameGeek CSV"))
     yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text.startswith("This Pi's data folder")))
     ctx.result["share_status"] = panel.status.text
+    ctx.result["share_written"] = str(panel.written)
     from ui import theme
 
     from .layout import check

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -30,10 +31,16 @@ def test_sheep_hop_results_are_the_tables_not_a_ranking(scenarios):
     assert any("finished: The wolves won: 4 saved, 5 caught" in t for t in home), home
     assert not any("won by" in t for t in home)
     assert r["home_problems"] == []
+    # Share results on Results: this game alone, as BG Stats reads it.
+    assert r["share_status"].startswith("1 play written: bellwether-plays-") and r["share_status"].endswith(".bgsplay.json (This Pi's data folder)")
+    doc = json.loads(Path(r["share_written"]).read_text(encoding="utf-8"))
+    assert [g["name"] for g in doc["games"]] == ["Sheep Hop!"] and doc["games"][0]["cooperative"] is True
+    assert [ps["winner"] for ps in doc["plays"][0]["playerScores"]] == [True, True]
 
 
-def test_history_shows_a_bar_chart_per_die_and_shares_plays(scenarios):
-    r = scenarios.run("history_dice", timeout=150)
+@pytest.mark.parametrize("size", ["800x480", "1280x720", "720x1280"])
+def test_history_shows_a_bar_chart_per_die_and_shares_plays(scenarios, size):
+    r = scenarios.run("history_dice", size=size, timeout=150)
     assert r["screen"] == "history"
     assert r["games"] == ["All games", "Fleeced!", "Shear Panic", "Sheep Hop!"]
     titles = [c["title"] for c in r["all"]]
@@ -50,8 +57,8 @@ def test_history_shows_a_bar_chart_per_die_and_shares_plays(scenarios):
     assert {c["title"].split(" · ")[0] for c in r["fleeced"]} == {"d6", "d6, first die", "d6, second die"}
     assert r["problems_all"] == [] and r["problems_fleeced"] == []
     assert [b for b in r["share_buttons"] if b in ("BG Stats", "BoardGameGeek CSV", "Spreadsheet CSV")] == ["BG Stats", "BoardGameGeek CSV", "Spreadsheet CSV"]
-    assert r["share_status"].startswith("3 plays written to ") and r["share_status"].endswith(".bgg.csv")
-    written = r["share_status"].removeprefix("3 plays written to ")
+    assert r["share_status"].startswith("3 plays written: bellwether-plays-") and r["share_status"].endswith(".bgg.csv (This Pi's data folder)")
+    written = r["share_written"]
     assert written.startswith(str(scenarios.data_dir))
     assert Path(written).read_text(encoding="utf-8").startswith("playid,objectid,objectname,date,length")
     assert r["problems_share"] == [] and r["panel_closed"]
