@@ -131,6 +131,7 @@ def pendleton_hill_by_touch(ctx: Ctx) -> Iterator[float]:
     """A whole 3-player game: setup shepherds on the picture, cards as buttons, every action on the picture."""
     app = ctx.app
     yield from _home_to_table(ctx, "Sheepdogs of Pendleton Hill")
+    ctx.result["first_prompt"] = app.session.prompt().text
     check = Checker(ctx, "pendleton-hill")
     check("table-first", shot="table-setup")
     shots = {"card": "table-card", "menu": "table-menu", "action": "table-action"}
@@ -151,6 +152,8 @@ def pendleton_hill_by_touch(ctx: Ctx) -> Iterator[float]:
             touches += 1
             continue
         check((phase, tuple(c.label for c in prompt.choices if c.type not in board.handles), bool(prompt.alert)), shot=shots.pop(phase, None))
+        if phase == "card" and "card_texts" not in ctx.result:
+            ctx.result["card_texts"] = tc.labels(app.root.current_screen)  # what everyone at the table can read
         if phase == "card":
             labels = [c.label for c in prompt.choices]
             want = next((x for x in ("Play a 2", "Sheepdog as a 2") if x in labels), labels[0])
@@ -197,6 +200,13 @@ def _token(ctx: Ctx, sid: str) -> Any:
     return _hop_board(ctx)._tokens[sid]
 
 
+def _face(ctx: Ctx, check: Checker, face: str) -> Iterator[float]:
+    """Roll: the face on the dice pad, after the harness's checks on the roll prompt."""
+    check(("roll", bool(ctx.app.session.prompt().alert)))
+    yield from tc.touch_face(ctx, face)
+    yield from drawn(ctx)
+
+
 @scenario()
 def sheep_hop_by_touch(ctx: Ctx) -> Iterator[float]:
     """A whole game: the wolves placed on their rings, dice faces on the pad, sheep and captures on the picture."""
@@ -216,22 +226,19 @@ def sheep_hop_by_touch(ctx: Ctx) -> Iterator[float]:
     yield from _tap(ctx, little.later, _logged(ctx))
     ctx.result["wolves"] = {n: w["position"] for n, w in app.session.game.state_json(app.session.state)["wolves"].items()}
     # The wolves move first: they caught black1 (touched on the picture, then confirmed).
-    yield from tc.touch_face(ctx, "big-and-little-wolf")
-    yield from drawn(ctx)
+    yield from _face(ctx, check, "big-and-little-wolf")
     check("capture", shot="table-capture")
     yield from _tap(ctx, _token(ctx, "black1"))
     ctx.result["confirm_label"] = _hop_board(ctx).ids.strip.children[-1].text
     check("capture-marked", shot="table-capture-marked")
     yield from _tap(ctx, _hop_board(ctx).ids.strip.children[-1], _logged(ctx))
     # Another wolf roll: nobody caught.
-    yield from tc.touch_face(ctx, "double-big-wolf")
-    yield from drawn(ctx)
+    yield from _face(ctx, check, "double-big-wolf")
     yield from _tap(ctx, _hop_board(ctx).ids.strip.children[-1], _logged(ctx))
     # Then every sheep left reaches the pen: its colour on the die, the sheep, "reaches the pen".
     for i, sid in enumerate(["white1", "white2", "white3", "black2", "black3", "brown1", "brown2", "brown3"]):
         face = "multicoloured" if i == 3 else sid.rstrip("0123456789")
-        yield from tc.touch_face(ctx, face)
-        yield from drawn(ctx)
+        yield from _face(ctx, check, face)
         check(("sheep", i == 3), shot="table-sheep" if i == 0 else None)
         yield from _tap(ctx, _token(ctx, sid))
         check("menu", shot="table-sheep-menu")
