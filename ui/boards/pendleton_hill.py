@@ -31,6 +31,7 @@ from companion.games.pendleton_hill import touch
 from companion.session import Session
 
 from .. import theme
+from ..offers import PICTURE_HANDLES
 from ..widgets import FitButton, FitLabel, fan, keep_children, load_kv, shape_points
 from . import Picture
 
@@ -96,7 +97,7 @@ class Spot(ButtonBehavior, BoxLayout):
 
 
 class PendletonHillBoard(Picture, BoxLayout):
-    handles = touch.HANDLES  # entered on the picture: see companion.games.pendleton_hill.touch
+    handles = PICTURE_HANDLES["pendleton-hill"]  # entered on the picture: see companion.games.pendleton_hill.touch
 
     _layout: Any = None  # the tiers' spaces the hill's spots were made for
 

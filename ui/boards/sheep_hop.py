@@ -28,6 +28,7 @@ from companion.games.sheep_hop import touch
 from companion.session import Session
 
 from .. import theme
+from ..offers import PICTURE_HANDLES
 from ..widgets import FitButton, FitLabel, keep_children, load_kv, shapes_mesh
 from . import Picture, SetupOption, SetupSpec
 
@@ -144,7 +145,7 @@ class SheepToken(FitButton):
 
 
 class SheepHopBoard(Picture, BoxLayout):
-    handles = touch.HANDLES  # entered on the picture: see companion.games.sheep_hop.touch
+    handles = PICTURE_HANDLES["sheep-hop"]  # entered on the picture: see companion.games.sheep_hop.touch
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
