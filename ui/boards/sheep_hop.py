@@ -72,15 +72,15 @@ class PathRing(Widget):
         with self.canvas:
             # Every space in one mesh: a wolf's path has some twenty spaces, and
             # one vertex buffer each is memory for nothing.
-            Color(*theme.PANEL_LIGHT)
+            Color(*theme.MUTED)
             Mesh(**shapes_mesh("circle", [p for i, p in enumerate(spaces) if i != self.position], dot * 0.7), mode="triangles")
             Color(*theme.ALERT)
             Ellipse(pos=(x - size / 2, y - size / 2), size=(size, size))
             Color(*theme.TEXT)  # a ring as well as the colour marks the wolf
             Line(circle=(x, y, size / 2 + 2), width=1.5)
             if self.on_place is not None:
-                Color(*theme.ACCENT)
-                Line(circle=(*self.center, r), width=1.2)
+                Color(*theme.ACCENT)  # the ring is the target: outlined while it may be touched
+                Line(circle=(*self.center, r + size), width=1.5)
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.on_place is None or self.length <= 0 or not self.collide_point(*touch.pos):
@@ -215,6 +215,11 @@ class SheepHopBoard(Picture, BoxLayout):
             self._open_menu(self._asking)
         else:
             self._close_menu()
+        if starts:  # placing the wolves: their rings get the flock's room (no sheep moves yet)
+            if self._flock.parent is self:
+                self.remove_widget(self._flock)
+        elif self._flock.parent is None and self._menu.parent is None:
+            self.add_widget(self._flock, index=self.children.index(self.ids.counts))
         self.ids.hint.text = (
             "Touch each caught sheep, then confirm" if capturing
             else "Touch the sheep that moves" if mine
