@@ -58,7 +58,7 @@ class Marks(Widget):
             marks += [(rgba, shape, True)] * sheep + ([(rgba, shape, False)] if shepherd else [])
         if not marks:
             return
-        r = max(3.0, min(self.height * 0.42, self.width / (2.3 * len(marks)), dp(9)))
+        r = max(3.0, min(self.height * 0.42, self.width / (2.3 * len(marks)), dp(14)))
         step = 2.3 * r
         x0 = self.center_x - step * (len(marks) - 1) / 2
         y = self.center_y

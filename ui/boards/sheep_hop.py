@@ -157,7 +157,9 @@ class SheepHopBoard(Picture, BoxLayout):
         # The question about one sheep takes the flock's place (kv ids are weak: kept here).
         self._flock = self.ids.flock.__self__
         self._menu = self.ids.menu.__self__
+        self._rings = self.ids.rings.__self__
         self.remove_widget(self._menu)
+        self._in_slot: Any = self._flock
 
     # -- what the picture offers -----------------------------------------------
     def touch_offers(self, session: Session) -> list[Event]:
@@ -188,7 +190,7 @@ class SheepHopBoard(Picture, BoxLayout):
         mine, other = touch.per_sheep(choices)
         capturing = any(c.type == touch.CAPTURE for c in choices)
         self._mine = mine
-        grid = self.ids.flock
+        grid = self._flock
         for token, sid in zip(keep_children(grid, len(sheep), self._make_token), sheep, strict=True):
             self._tokens[sid] = token
             where = sheep[sid].get("where", "board")
@@ -216,10 +218,9 @@ class SheepHopBoard(Picture, BoxLayout):
         else:
             self._close_menu()
         if starts:  # placing the wolves: their rings get the flock's room (no sheep moves yet)
-            if self._flock.parent is self:
-                self.remove_widget(self._flock)
-        elif self._flock.parent is None and self._menu.parent is None:
-            self.add_widget(self._flock, index=self.children.index(self.ids.counts))
+            self._show(None)
+        elif self._in_slot is None:
+            self._show(self._flock)
         self.ids.hint.text = (
             "Touch each caught sheep, then confirm" if capturing
             else "Touch the sheep that moves" if mine
@@ -265,25 +266,40 @@ class SheepHopBoard(Picture, BoxLayout):
     def _open_menu(self, sid: str) -> None:
         self._asking = sid
         here = self._mine[sid]
-        self.ids.menu_heading.text = f"{sid}:"
+        self.ids.menu_heading.text = f"What did {sid} do?"
         grid = self.ids.menu_grid
         grid.cols = 1 if len(here) <= 1 else 2
         for b, c in zip(keep_children(grid, len(here), self._make_button), here, strict=True):
             b.text, b.what = c.label, c
-        self._swap(self._flock, self._menu)
+        self._show(self._menu)
 
     def _close_menu(self, *_: Any) -> None:
         self._asking = None
-        self._swap(self._menu, self._flock)
+        if self._in_slot is self._menu:
+            self._show(self._flock)
 
-    def _swap(self, out: Any, shown: Any) -> None:
-        """One of the flock and the question about a sheep, in the same place (the other leaves
-        the tree: a hidden, disabled widget still swallows the touches that land on it)."""
-        if shown.parent is None:
-            i = self.children.index(out) if out.parent is self else len(self.children)
-            if out.parent is self:
-                self.remove_widget(out)
-            self.add_widget(shown, index=i)
+    def _show(self, widget: Any) -> None:
+        """The flock, the question about one sheep (with the rings' room too: the full board offers
+        a button per path), or nothing, in the flock's place. What is not shown leaves the tree:
+        a hidden, disabled widget still swallows the touches that land on it."""
+        if widget is self._in_slot:
+            return
+        self._in_slot = widget
+        slot = self.ids.slot
+        slot.clear_widgets()
+        asking = widget is self._menu
+        if asking and self._rings.parent is self:
+            self.remove_widget(self._rings)
+        elif not asking and self._rings.parent is None:
+            self.add_widget(self._rings, index=len(self.children))
+        if widget is None:
+            slot.size_hint_y, slot.height = None, 0
+            return
+        slot.add_widget(widget)
+        if asking:
+            slot.size_hint_y = 1
+        else:
+            slot.size_hint_y, slot.height = None, theme.touch_size() * 2 + dp(3)
 
     def _submit(self, event: Event) -> None:
         self._close_menu()

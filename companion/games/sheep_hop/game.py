@@ -697,10 +697,11 @@ class SheepHop(Game):
         face = state.board.face(state.face or "")
         names = ", ".join(ids[i] for i in state.eligible)
         if face is not None and face.kind == "sheep" and any(self._colour(state, i) == face.colour for i in state.eligible):
-            text = f"{who}: the die shows {face.colour}. Move one {face.colour} sheep ({names})."
+            text = f"{who}: {face.colour} on the die: move one {face.colour} sheep ({names})"
         else:
-            text = f"{who}: move any sheep still on the board ({names})."
-        text += " One space, or jumps over animals; a sheep that reaches the pen is safe."
+            text = f"{who}: move any sheep still on the board ({names})"
+        # Short: the headline must stay two lines at 800x480 (the movement rules are on the rule line).
+        text += ", one space or jumps over animals."
         if state.mode is Mode.TABLE and any(t.kind in ANIMAL_TILES for t in state.tiles):
             text += " Tap the sheep, then each animal tile it jumps, in order."
         return Prompt(who, text, R_SHEEP_FACE, expects=expects, choices=self._choices(state), alert=alert)
