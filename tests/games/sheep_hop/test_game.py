@@ -80,7 +80,7 @@ def test_a_roll_must_be_a_face_of_the_die() -> None:
 def test_colour_face_lets_only_that_colour_move_then_any_when_none_left() -> None:
     state = GAME.apply(new(), roll("black"))
     assert state.phase is Phase.SHEEP and GAME.state_json(state)["may_move"] == ["black1", "black2", "black3"]
-    assert "Move one black sheep" in GAME.prompt(state).text
+    assert "move one black sheep" in GAME.prompt(state).text
     refused(state, Event("sheep", {"sheep": "white1", "pen": False}), "sheep faces")
     state = GAME.apply(new(), Event("correction", {"sheep": {"black1": "pen", "black2": "den", "black3": "pen"}}))
     state = GAME.apply(state, roll("black"))
