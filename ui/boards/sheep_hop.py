@@ -25,6 +25,7 @@ from kivy.uix.widget import Widget
 from companion.events import Event, Source, thaw
 from companion.game import Choice
 from companion.games.sheep_hop import touch
+from companion.games.sheep_hop.game import SCALE
 from companion.session import Session
 
 from .. import theme
@@ -37,6 +38,14 @@ SETUP = SetupSpec(options=(SetupOption("mode", "Mode", ("table", "board")),))
 # The pawns' colours on screen (the box's white, black and brown sheep), by the colour's name.
 SHEEP_RGBA = {"white": (0.93, 0.93, 0.9, 1), "black": (0.12, 0.12, 0.12, 1), "brown": (0.55, 0.36, 0.2, 1)}
 SHEEP_TEXT = {"white": (0.1, 0.1, 0.1, 1), "black": (1, 1, 1, 1), "brown": (1, 1, 1, 1)}
+
+
+def _scale(saved: int, captured: int) -> str:
+    """Where the flock stands on the Shepherds' Scale (the rulebook's titles for 5 to 9 saved)."""
+    least = min(SCALE)
+    if saved >= least and saved > captured:
+        return f"Shepherds' Scale now: {SCALE[saved]}"
+    return f"Shepherds' Scale: {least} saved for {SCALE[least]}"
 
 
 class PathRing(Widget):
@@ -225,7 +234,7 @@ class SheepHopBoard(Picture, BoxLayout):
             "Touch each caught sheep, then confirm" if capturing
             else "Touch the sheep that moves" if mine
             else "Touch a wolf's ring (or - / +) to place it" if starts
-            else ""
+            else _scale(saved, captured)
         )
 
     def _make_token(self) -> SheepToken:
