@@ -62,3 +62,11 @@ def test_history_shows_a_bar_chart_per_die_and_shares_plays(scenarios, size):
     assert written.startswith(str(scenarios.data_dir))
     assert Path(written).read_text(encoding="utf-8").startswith("playid,objectid,objectname,date,length")
     assert r["problems_share"] == [] and r["panel_closed"]
+
+
+def test_a_shared_win_on_results_and_home(scenarios):
+    r = scenarios.run("shared_win_results", timeout=120)
+    assert r["title"] == "Battle Sheep: Ben and Cat share the win"
+    assert r["places"] == ["1st", "1st", "3rd"]
+    assert r["problems"] == []
+    assert any("finished, shared by Ben and Cat" in t for t in r["home"]), r["home"]
