@@ -221,7 +221,7 @@ class Fleeced(Game):
 
     def _discard(self, s: FleecedState, e: Event) -> FleecedState:
         self._expect(s, e, Phase.DISCARD, rule=rules.CHEESE)
-        return hands.discard(s, e.get("card"))
+        return hands.discard(s, e.get("card"), e.get("copy"))
 
     def _play(self, s: FleecedState, e: Event) -> FleecedState:
         card = e.get("card")
