@@ -49,12 +49,3 @@ def for_module(module: str) -> GameInfo:
         bgg_id=t.integer("bgg_id", None, lo=1),
         cooperative=t.boolean("cooperative", False),
     )
-
-
-def for_game(name: str) -> GameInfo:
-    """By registry name, without importing a built-in game's engine."""
-    from . import registry
-
-    if name in registry.BUILTIN:
-        return for_module(registry.BUILTIN[name])
-    return registry.get(name).info

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from . import gameinfo
 from .errors import UnknownGame
 from .game import Game
 
@@ -64,6 +65,13 @@ def title(name: str) -> str:
     if name in TITLES:
         return TITLES[name]
     raise UnknownGame(name, names())
+
+
+def info(name: str) -> gameinfo.GameInfo:
+    """A game's BGG id and cooperative flag (its meta.toml), without importing a built-in engine."""
+    if name in BUILTIN and name not in _extra:
+        return gameinfo.for_module(BUILTIN[name])
+    return get(name).info
 
 
 def missing(name: str) -> str | None:

@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion import gameinfo
+from companion import registry
 from companion.errors import BellwetherError
 from companion.session import Session
 from companion.store import SessionInfo, Store
@@ -91,7 +91,7 @@ def start_player(session: Session) -> str | None:
 
 def play_of(session: Session, info: SessionInfo) -> Play:
     game = session.game
-    meta = gameinfo.for_game(game.name)
+    meta = registry.info(game.name)
     outcome = session.outcome()
     scores = session.scores()
     names = session.players()

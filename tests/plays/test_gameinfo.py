@@ -14,7 +14,7 @@ BGG = {"shear-panic": 18866, "battle-sheep": 54137, "fleeced": None, "sheep-hop"
 
 @pytest.mark.parametrize("name", list(registry.BUILTIN))
 def test_every_game_carries_its_bgg_id_and_cooperative_flag(name):
-    info = gameinfo.for_game(name)
+    info = registry.info(name)
     assert info.bgg_id == BGG[name]
     assert info.cooperative is (name == "sheep-hop")
     assert registry.get(name).cooperative is info.cooperative
@@ -25,7 +25,7 @@ def test_a_game_without_package_data_is_competitive_with_no_id():
     from companion import testing
 
     testing.register()
-    assert gameinfo.for_game("tally") == gameinfo.GameInfo(None, False)
+    assert registry.info("tally") == gameinfo.GameInfo(None, False)
 
 
 def test_a_bad_meta_file_names_its_key(tmp_path, monkeypatch):

@@ -1303,7 +1303,7 @@ def shared_win_results(ctx: Ctx) -> Iterator[float]:
     yield 0.6
     ids = ctx.screen.ids
     ctx.result["title"] = ids.title.text
-    ctx.result["places"] = [[w.text for w in reversed(line.children) if hasattr(w, "text")][0] for line in ids.ranking.children[::-1]]
+    ctx.result["places"] = [next(w.text for w in reversed(line.children) if hasattr(w, "text")) for line in ids.ranking.children[::-1]]
     ctx.result["problems"] = ctx.check("results-shared-win")
     yield from ctx.tap_text("Home")
     yield 0.5
