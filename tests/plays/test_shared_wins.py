@@ -30,3 +30,12 @@ def test_battle_sheep_equal_pastures_and_herds_share_the_win():
     assert o.winner_names() == ("Ben", "Cat")
     broken = _final("battle-sheep/quick-mode-tie-break.jsonl").outcome()
     assert broken.winner_names() == ("Cat",)
+
+
+def test_fleeced_players_level_on_points_and_sheep_share_the_win(monkeypatch):
+    from companion.games.fleeced import scoring
+
+    s = _final("fleeced/full-game-two-players.jsonl")
+    assert s.outcome().winners == ()  # Wallace won outright
+    monkeypatch.setattr(scoring, "winners", lambda st: ("Wallace", "Gromit"))
+    assert s.game.outcome(s.state).winner_names() == ("Wallace", "Gromit")
