@@ -10,8 +10,9 @@ import pytest
 pytestmark = pytest.mark.ui
 
 
-def test_sheep_hop_results_are_the_tables_not_a_ranking(scenarios):
-    r = scenarios.run("sheep_hop_results", timeout=120)
+@pytest.mark.parametrize("size", ["800x480", "1280x720", "720x1280"])
+def test_sheep_hop_results_are_the_tables_not_a_ranking(scenarios, size):
+    r = scenarios.run("sheep_hop_results", size=size, timeout=120)
     won, lost = r["won"], r["lost"]
     assert won["title"] == "Sheep Hop!: You won together: 6 saved, 3 caught: Apprentice Shepherd"
     assert lost["title"] == "Sheep Hop!: The wolves won: 4 saved, 5 caught"
