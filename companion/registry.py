@@ -67,13 +67,6 @@ def title(name: str) -> str:
     raise UnknownGame(name, names())
 
 
-def info(name: str) -> gameinfo.GameInfo:
-    """A game's BGG id and cooperative flag (its meta.toml), without importing a built-in engine."""
-    if name in BUILTIN and name not in _extra:
-        return gameinfo.for_module(BUILTIN[name])
-    return get(name).info
-
-
 def missing(name: str) -> str | None:
     """Why a game cannot be loaded, if its module is not even there; else None.
 
