@@ -327,7 +327,8 @@ class Fleeced(Game):
         if state.phase is not Phase.OVER:
             return None
         ranking, tie = scoring.ranking(state)
-        return Outcome(ranking, tie, {"points": self.scores(state)})
+        shared = scoring.winners(state)  # level on points and sheep claimed: they share the win
+        return Outcome(ranking, tie, {"points": self.scores(state)}, winners=shared if len(shared) > 1 else ())
 
     def turn_phase(self, state: FleecedState) -> tuple[int, str]:
         return (state.turn, state.phase.value)
