@@ -329,6 +329,9 @@ class Fleeced(Game):
         ranking, tie = scoring.ranking(state)
         return Outcome(ranking, tie, {"points": self.scores(state)})
 
+    def describe(self, event: Event) -> str | None:
+        return prompts.describe(event)
+
     def turn_phase(self, state: FleecedState) -> tuple[int, str]:
         return (state.turn, state.phase.value)
 
