@@ -19,6 +19,7 @@ from typing import Any
 from companion.errors import SetupError
 from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt
+from companion.payload import is_one_of
 
 from . import data
 from .field import legal_placements, parse_placement, place, placement_problem
@@ -111,7 +112,7 @@ class BattleSheep(Game):
         s = super().validate_setup(setup)
         opts = s["options"]
         mode = opts.setdefault("mode", Mode.BOARD.value)
-        if mode not in {m.value for m in Mode}:
+        if not is_one_of(mode, {m.value for m in Mode}):
             raise SetupError("options.mode", "'board' or 'quick'", mode)
         # The board data goes into the setup so that a record replays the same
         # field even if the shipped default is later corrected.

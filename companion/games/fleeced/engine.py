@@ -10,6 +10,7 @@ from typing import Any
 from companion.errors import SetupError
 from companion.events import ANSWER, CORRECTION, ROLL, WHISTLE, Event
 from companion.game import Game, Outcome, Prompt
+from companion.payload import is_one_of
 
 from . import hands, prompts, rules, scoring, turns, whistles
 from .board import (
@@ -61,7 +62,7 @@ class Fleeced(Game):
         for i, p in enumerate(s["players"]):
             c = p.get("character")
             if c is not None:
-                if c not in HOMES:
+                if not is_one_of(c, HOMES):
                     raise SetupError(f"players[{i}].character", f"one of {', '.join(HOMES)}", c)
                 if c in taken:
                     raise SetupError(f"players[{i}].character", "a character no other player has", c)
