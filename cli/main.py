@@ -15,6 +15,7 @@ import logging
 import os
 import sqlite3
 import sys
+import unicodedata
 from collections.abc import Sequence
 
 from companion import paths
@@ -50,6 +51,8 @@ LONGEST_LINE = 400  # characters of an error shown: a hostile file's payload is 
 
 def _say(message: object) -> None:
     text = " ".join(str(message).split())  # one line, whatever the message held
+    # A message may quote a hostile value (a player field with an escape sequence): never raw to the terminal.
+    text = "".join(c if unicodedata.category(c) not in ("Cc", "Cf") else repr(c)[1:-1] for c in text)
     if len(text) > LONGEST_LINE:
         text = text[: LONGEST_LINE - 1] + "…"
     print(f"bellwether: {text}", file=sys.stderr)

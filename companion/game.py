@@ -10,6 +10,7 @@ immutable the caller's state is untouched.
 
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,13 @@ from .errors import IllegalAction, SetupError
 from .events import Event
 
 State = Any  # each game's own frozen dataclass
+
+MAX_NAME = 40  # characters of a player's name: room on the 800x480 screen and in a line of output
+
+
+def printable(text: str) -> bool:
+    """No control or format characters (ESC, newline, bidi overrides): safe on a terminal and a screen."""
+    return not any(unicodedata.category(c) in ("Cc", "Cf") for c in text)
 
 
 @dataclass(frozen=True)
@@ -124,6 +132,12 @@ class Game(ABC):
             if not isinstance(name, str) or not name.strip():
                 raise SetupError(f"players[{i}].name", "a non-empty name", name)
             name = name.strip()
+            if len(name) > MAX_NAME:
+                raise SetupError(f"players[{i}].name", f"a name of at most {MAX_NAME} characters", name)
+            if not printable(name):
+                # An escape sequence in a name would reach the terminal raw (clear the
+                # screen, forge a "Ranking:" line) and the screen as garbage.
+                raise SetupError(f"players[{i}].name", "a name without control characters", name)
             if name in seen:
                 raise SetupError(f"players[{i}].name", "a name no other player has", name)
             seen.add(name)
