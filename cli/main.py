@@ -55,7 +55,9 @@ def _say(message: object) -> None:
     text = "".join(c if unicodedata.category(c) not in ("Cc", "Cf") else repr(c)[1:-1] for c in text)
     if len(text) > LONGEST_LINE:
         text = text[: LONGEST_LINE - 1] + "…"
-    print(f"bellwether: {text}", file=sys.stderr)
+    # Kivy (bellwether run) replaces sys.stderr with a logger that would prefix the line: past it.
+    stream = sys.__stderr__ if type(sys.stderr).__module__.startswith("kivy") and sys.__stderr__ else sys.stderr
+    print(f"bellwether: {text}", file=stream, flush=True)
 
 
 def _machine_error(e: BaseException) -> str:

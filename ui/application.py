@@ -407,7 +407,8 @@ class BellwetherApp(App):
             fresh = [i for i in self.hub.ignored.values() if i.path not in self._told_ignored]
             if fresh:  # a broken profile: the sensor runs on defaults, and the table is told which file
                 self._told_ignored.update(i.path for i in fresh)
-                self.message = " ".join(i.text() for i in fresh)
+                more = f" (and {len(fresh) - 1} more: see the sensor line)" if len(fresh) > 1 else ""
+                self.message = fresh[0].text() + more
             self.changed()
 
     def _calibrating(self) -> bool:
