@@ -15,11 +15,11 @@ import logging
 import os
 import sqlite3
 import sys
-import unicodedata
 from collections.abc import Sequence
 
 from companion import paths
 from companion.errors import BellwetherError
+from companion.game import shown
 
 from .common import os_reason
 
@@ -52,7 +52,7 @@ LONGEST_LINE = 400  # characters of an error shown: a hostile file's payload is 
 def _say(message: object) -> None:
     text = " ".join(str(message).split())  # one line, whatever the message held
     # A message may quote a hostile value (a player field with an escape sequence): never raw to the terminal.
-    text = "".join(c if unicodedata.category(c) not in ("Cc", "Cf") else repr(c)[1:-1] for c in text)
+    text = shown(text)
     if len(text) > LONGEST_LINE:
         text = text[: LONGEST_LINE - 1] + "…"
     # Kivy (bellwether run) replaces sys.stderr with a logger that would prefix the line: past it.

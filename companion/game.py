@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -27,6 +28,16 @@ MAX_NAME = 40  # characters of a player's name: room on the 800x480 screen and i
 def printable(text: str) -> bool:
     """No control or format characters (ESC, newline, bidi overrides): safe on a terminal and a screen."""
     return not any(unicodedata.category(c) in ("Cc", "Cf") for c in text)
+
+
+def shown(text: str) -> str:
+    """``text`` with any control or format character written as an escape (``\\x1b``), for a terminal."""
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+
+
+# Set while a stored game is reopened: its names were accepted when it was created,
+# and a rule added since must not make a stored game unreachable (nothing stored is lost).
+STORED_SETUP: ContextVar[bool] = ContextVar("stored_setup", default=False)
 
 
 @dataclass(frozen=True)
@@ -132,9 +143,9 @@ class Game(ABC):
             if not isinstance(name, str) or not name.strip():
                 raise SetupError(f"players[{i}].name", "a non-empty name", name)
             name = name.strip()
-            if len(name) > MAX_NAME:
+            if len(name) > MAX_NAME and not STORED_SETUP.get():
                 raise SetupError(f"players[{i}].name", f"a name of at most {MAX_NAME} characters", name)
-            if not printable(name):
+            if not printable(name) and not STORED_SETUP.get():
                 # An escape sequence in a name would reach the terminal raw (clear the
                 # screen, forge a "Ranking:" line) and the screen as garbage.
                 raise SetupError(f"players[{i}].name", "a name without control characters", name)

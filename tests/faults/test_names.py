@@ -56,3 +56,31 @@ def test_the_cli_never_prints_an_escape_sequence(tmp_path: Path, command: str) -
     r = bellwether(command, str(_record(tmp_path, ["Ann", "Bob"], player="\x1b[2JBob")))
     assert_one_clear_line(r, f"{tmp_path / 'names.jsonl'}:2:")
     assert "\x1b" not in r.stderr + r.stdout
+
+
+def test_a_stored_game_from_before_the_rule_still_opens_and_prints_safely(tmp_path: Path) -> None:
+    """A name stored before names were checked: the game is not lost, and never printed raw."""
+    import sqlite3
+
+    from companion.events import Event
+    from companion.session import Session
+    from companion.store import Store
+
+    data = tmp_path / "data"
+    with Store(data / "bellwether.db") as store:
+        s = Session.new(store, "tally", {"players": ["Ann", "Bob"]})
+        s.apply(Event("roll", {"die": "d6", "faces": [4]}))
+        sid = s.id
+    db = sqlite3.connect(data / "bellwether.db")  # as an older Bellwether would have stored it
+    setup = json.dumps({"players": [{"name": "\x1b[2JAnn"}, {"name": "Bob"}], "options": {"target": 1_000_000}})
+    db.execute(
+        "UPDATE sessions SET setup=?, summary=? WHERE id=?",
+        (setup, json.dumps({"players": ["\x1b[2JAnn", "Bob"]}), sid),
+    )
+    db.commit()
+    db.close()
+    for args in (("sessions",), ("export", str(sid))):
+        r = bellwether("--data-dir", str(data), *args)
+        assert r.returncode == 0, r.stderr
+        assert "\x1b" not in r.stdout or args[0] == "export"  # export is JSON: the escape is \u001b there
+        assert "\x1b" not in r.stdout.replace("\\u001b", "")
