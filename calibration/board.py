@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import paths, registry
-from companion.config import load_toml, profile_present
+from companion.config import Table, load_toml, profile_present
 from companion.errors import ConfigError, SetupError
 
 
@@ -92,8 +92,12 @@ def setup_options(game: str, players: int, config_dir: str | None = None) -> dic
     for f in BOARDS[game]:
         path = folder / f.file_for(players)
         if profile_present(path):
+            loaded = load_toml(path)
+            # One rule for every profile (docs/profiles.md): a key the shipped file does not
+            # have is a typo, refused by name, never silently dropped.
+            Table(loaded, path).only(*tomllib.loads(_shipped(game, f, players)))
             try:
-                options[f.option] = f.extract(load_toml(path))
+                options[f.option] = f.extract(loaded)
             except KeyError as e:
                 raise ConfigError(path, str(e.args[0]), "a table as in the shipped file") from None
     if options:

@@ -223,6 +223,7 @@ OUT_OF_RANGE = [
     ("settings", "[microphone]\nblock_ms = nan", "microphone.block_ms", "from 8 to 64"),
     ("settings", "[microphone]\nbackend = 3", "microphone.backend", "one of"),
     ("settings", '[microphon]\nbackend = "wav"', "microphon", "one of microphone"),
+    ("board", "[meadoww]\nrows = []", "meadoww", "one of sheep, die, meadow, wolves"),
 ]
 
 
