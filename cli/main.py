@@ -25,7 +25,7 @@ from .common import os_reason
 
 log = logging.getLogger("bellwether")
 
-COMMANDS = ("cli.play", "cli.records", "cli.whistle", "cli.dice", "cli.calibrate")
+COMMANDS = ("cli.play", "cli.records", "cli.whistle", "cli.dice", "cli.calibrate", "cli.plays")
 
 
 def build_parser() -> argparse.ArgumentParser:

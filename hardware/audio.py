@@ -32,6 +32,7 @@ from companion.errors import BellwetherError, SensorError
 from companion.paths import config_dir
 
 from .sensor import Sensor, choose_backend
+from .signals import noise, place, tone
 
 log = logging.getLogger(__name__)
 
@@ -475,8 +476,6 @@ class AudioSettings:
 
 def demo_signal(seconds: float = 12.0) -> np.ndarray:
     """The ``memory`` backend's signal: a quiet room and one whistle blow every 6 s."""
-    from .testing.audio import noise, place, tone
-
     x = noise(seconds, amp=0.003)
     for at in np.arange(1.0, seconds - 0.5, 6.0):
         place(x, tone(2500, 0.4, amp=0.2), float(at))
