@@ -573,8 +573,8 @@ def board_check(ctx: Ctx) -> Iterator[float]:
     check = ctx.screen
     ctx.result["sp_words"] = [t for t in ctx.texts() if t]
     ctx.result["problems"] = {"shear-panic": ctx.check("board-check-shear-panic")}
-    yield from _tap_scrolled(ctx, check.space_buttons[5])  # space 5 is a panic space on our board
-    yield from _tap_scrolled(ctx, check.space_buttons[4])  # ... and 4 is not
+    yield from _tap_scrolled(ctx, check.toggles["panic"][5])  # space 5 is a panic space on our board
+    yield from _tap_scrolled(ctx, check.toggles["panic"][4])  # ... and 4 is not
     yield from _tap_scrolled(ctx, _step_button(ctx, "gates.roger+"))  # Roger's gate one space later
     yield from _tap_scrolled(ctx, _step_button(ctx, "pictures.shearer-"))
     yield from _tap_scrolled(ctx, _step_button(ctx, "tile.0+"))  # the first tile is worth 2
@@ -599,13 +599,13 @@ def board_check(ctx: Ctx) -> Iterator[float]:
     ctx.result["ph_words"] = [t for t in ctx.texts() if t]
     ctx.result["problems"]["pendleton-hill"] = ctx.check("board-check-pendleton-hill")
     yield from _tap_scrolled(ctx, ctx.button("1a"))
-    yield from _tap_scrolled(ctx, check.touch_buttons["1c"])  # 1a touches 1c on this board
-    yield from _tap_scrolled(ctx, check.touch_buttons["1b"])  # ... and not 1b
-    yield from _tap_scrolled(ctx, check.touch_buttons["4a"])  # a wrong touch: two tiers apart
+    yield from _tap_scrolled(ctx, check.toggles["touches"]["1c"])  # 1a touches 1c on this board
+    yield from _tap_scrolled(ctx, check.toggles["touches"]["1b"])  # ... and not 1b
+    yield from _tap_scrolled(ctx, check.toggles["touches"]["4a"])  # a wrong touch: two tiers apart
     ctx.result["ph_invalid"] = check.ids.status.text
     yield from ctx.tap_text("Save the board")
     ctx.result["ph_refused"] = check.ids.status.text
-    yield from _tap_scrolled(ctx, check.touch_buttons["4a"])
+    yield from _tap_scrolled(ctx, check.toggles["touches"]["4a"])
     yield from ctx.tap_text("Save the board")
     ctx.result["ph_saved"] = check.ids.status.text
     ctx.result["ph_words_after"] = [t for t in ctx.texts() if t]
@@ -893,19 +893,19 @@ def board_check_sheep_hop(ctx: Ctx) -> Iterator[float]:
     yield from _tap_scrolled(ctx, _step_button(ctx, "meadow.cols+"))  # 8 columns: the big wolf's edge path grows
     yield from _tap_scrolled(ctx, ctx.button("Little wolf's path"))
     for place in ((2, 5), (3, 5), (4, 5)):  # the little wolf goes round a 3 x 4 block
-        yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre(place))
+        yield from _tap_place(ctx, check.pictures["meadow"], check.pictures["meadow"].centre(place))
     status["not_a_loop"] = check.ids.status.text
     yield from ctx.tap_text("Save the board")
     status["not_saved"] = check.ids.status.text
-    yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre((3, 4)))
+    yield from _tap_place(ctx, check.pictures["meadow"], check.pictures["meadow"].centre((3, 4)))
     status["loop"] = check.ids.status.text
     little = [list(c) for c in check.check.wolf("little")["path"]]
-    yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre((0, 0)))  # no space there
+    yield from _tap_place(ctx, check.pictures["meadow"], check.pictures["meadow"].centre((0, 0)))  # no space there
     status["refused"] = check.ids.status.text
     ctx.result["unchanged"] = check.check.wolf("little")["path"] == little
     yield from _tap_scrolled(ctx, _step_button(ctx, "turn.little"))
     yield from _tap_scrolled(ctx, ctx.button("Meadow exit"))
-    yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre((3, 8)))  # the exit on the east edge
+    yield from _tap_place(ctx, check.pictures["meadow"], check.pictures["meadow"].centre((3, 8)))  # the exit on the east edge
     status["exit"] = check.ids.status.text
     yield from _save_and_start(ctx, "board-check-sheep-hop-corrected")
 
@@ -920,7 +920,7 @@ def board_check_battle_sheep(ctx: Ctx) -> Iterator[float]:
     status = ctx.result["status"] = {}
 
     def touch(h: tuple[int, int]) -> Iterator[float]:
-        picture = check.piece_picture  # drawn anew after every change
+        picture = check.pictures["piece"]  # drawn anew after every change
         yield from _tap_place(ctx, picture, picture.centre(*h, *picture._layout()))
 
     yield from touch((1, 1))  # off the board: 3 hexes

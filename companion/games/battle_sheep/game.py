@@ -21,6 +21,8 @@ from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt
 
 from . import data
+from .board_check import FILES as BOARD_FILES
+from .board_check import BattleSheepBoard
 from .field import legal_placements, parse_placement, place, placement_problem
 from .hexes import DIRECTIONS, Hex, distance, largest_component, outside_perimeter
 from .state import BattleSheepState, Mode, Phase, Stack
@@ -105,6 +107,11 @@ class BattleSheep(Game):
     rulebook = "battle-sheep.md"
     min_players = 2
     max_players = 4
+    first_player = "the youngest player starts, then clockwise."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> BattleSheepBoard:
+        return BattleSheepBoard(self, players, data or {})
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:

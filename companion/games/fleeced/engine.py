@@ -53,6 +53,8 @@ class Fleeced(Game):
     rulebook = "fleeced.md"
     min_players = 2
     max_players = 6
+    first_player = "everyone rolls two dice when the game starts, highest first; the table asks for them."
+    engine_rolls_first = True  # its first phase is that roll (Phase.FIRST_ROLL), recorded as events
 
     # -- setup ---------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
