@@ -208,3 +208,47 @@ def test_battle_sheep_piece_shape_toggled_refused_saved_and_used(tmp_path: Path)
     assert _new_game_board("battle-sheep", tmp_path) == {"hexes": [[0, 0], [1, 0], [0, 1], [2, 0]]}
     check.reset()
     assert check.piece() == [(0, 0), (1, 0), (0, 1), (1, 1)]
+
+
+# -- a new game brings its own board check ---------------------------------------------
+
+
+def test_a_new_game_brings_its_own_board_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game the screen and the calibration have never heard of: its board file is
+    found in its own package, described, corrected, saved and fed to its next setup."""
+    from companion import registry
+    from companion.board_check import BoardCheck, DataFile, Note, Stepper
+
+    from . import board_game
+
+    game = board_game.GAME
+    monkeypatch.setitem(registry._extra, game.name, game)  # registered for this test only
+    assert game.name in board_games() and files(game.name) == game.board_files
+    check = open_check(game.name, 2, str(tmp_path))
+    assert isinstance(check, BoardCheck) and check.origin == "shipped"
+    assert check.describe() == ["Fences: 3."]
+    (stepper,) = [c for c in check.controls() if isinstance(c, Stepper)]
+    assert stepper.change(+1) == 4
+    assert save_check(check, str(tmp_path))[0].name == "fences.toml"
+    assert setup_options(game.name, 2, str(tmp_path)) == {"fences": {"count": 4}}
+    again = open_check(game.name, 2, str(tmp_path))
+    assert again.origin == "checked" and again.data["fences"]["count"] == 4
+    stepper = next(c for c in again.controls() if isinstance(c, Stepper))
+    stepper.change(-4)
+    assert again.check_error() == "setup options.fences.count: expected 1 to 9 fences, got 0"
+    # The base check alone: the facts in words, corrected in the files.
+    plain = BoardCheck(game, 2)
+    assert plain.describe() == ["fences: count: 3"] and isinstance(plain.controls()[0], Note)
+    assert DataFile("x-{n}.toml", "x").file_for(3) == "x-3.toml"
+
+
+def test_the_screen_and_the_calibration_name_no_game() -> None:
+    """The board check's knowledge is the games': no game is named where it is drawn or saved."""
+    from companion import registry
+
+    root = Path(__file__).resolve().parents[2]
+    for path in ("ui/screens/board_check.py", "ui/screens/board_check.kv", "calibration/board.py"):
+        # Imports aside: the screen borrows the hex drawing of ui/boards/battle_sheep.py.
+        text = "\n".join(line for line in (root / path).read_text().splitlines() if not line.startswith("from "))
+        for name in registry.BUILTIN:
+            assert name not in text and name.replace("-", "_") not in text, f"{path} names {name}"
