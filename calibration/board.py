@@ -24,7 +24,7 @@ from typing import Any
 
 from companion import paths, registry
 from companion.board_check import BoardCheck, DataFile, shipped_text
-from companion.config import dump_toml, load_toml, save_text_atomic
+from companion.config import dump_toml, load_toml, profile_present, save_text_atomic
 from companion.errors import ConfigError, SetupError, UnknownGame
 
 
@@ -76,7 +76,7 @@ def setup_options(game: str, players: int, config_dir: str | None = None) -> dic
     options: dict[str, Any] = {}
     for f in files(game):
         path = folder / f.file_for(players)
-        if path.exists():
+        if profile_present(path):
             try:
                 options[f.option] = f.extract(load_toml(path))
             except KeyError as e:
@@ -179,7 +179,7 @@ def open_check(game: str, players: int, config_dir: str | None = None) -> BoardC
     folder = profile_dir(game, config_dir)
     for f in files(game):
         path = folder / f.file_for(players)
-        if path.exists():
+        if profile_present(path):
             try:
                 check.data[f.option] = load_toml(path)
                 check.origin = "checked"

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from companion.config import Table, load_table
+from companion.config import Table, load_table, profile_present
 from companion.errors import BellwetherError, SensorError
 from companion.paths import config_dir
 
@@ -468,9 +468,10 @@ class AudioSettings:
     @classmethod
     def load(cls, directory: str | Path | None = None) -> AudioSettings:
         path = config_dir(directory) / "settings.toml"
-        if not path.exists():
+        if not profile_present(path):
             return cls(file=path)
-        return cls.from_table(load_table(path).table("microphone", {}))
+        table = load_table(path).only("microphone").table("microphone", {})
+        return cls.from_table(table.only("backend", "device", "wav", "block_ms"))
 
 
 def demo_signal(seconds: float = 12.0) -> np.ndarray:
