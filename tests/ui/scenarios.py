@@ -1229,6 +1229,24 @@ def sheep_hop_results(ctx: Ctx) -> Iterator[float]:
     ctx.result["home_problems"] = ctx.check("home-cooperative-history")
 
 
+@scenario()
+def fleeced_shared_win(ctx: Ctx) -> Iterator[float]:
+    """Fleeced! tie on points: Results shows both players 1st and says they share the win;
+    with the house tie-break by sheep claimed, one winner."""
+    for name, fixture in (("shared", "fleeced/tie-on-points-shared-win.jsonl"),
+                          ("house", "fleeced/tie-on-points-house-rule-sheep.jsonl")):
+        yield from _play_record(ctx, fixture)
+        ctx.app.go("results")
+        yield 0.6
+        ids = ctx.screen.ids
+        ctx.result[name] = {
+            "title": ids.title.text,
+            "notes": ids.tie_break.text,
+            "lines": [[w.text for w in reversed(line.children) if hasattr(w, "text")] for line in ids.ranking.children[::-1]],
+            "problems": ctx.check(f"fleeced-results-{name}"),
+        }
+
+
 def _share_panel() -> Any:
     from kivy.core.window import Window
 

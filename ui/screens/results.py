@@ -83,7 +83,7 @@ class ResultsScreen(Screen):
             elif not together:
                 lines.append("No tie to break.")
             self.ids.tie_break.text = "\n".join(lines)
-            self.ids.tie_break.height = max(dp(48), dp(22) * len(lines))  # a scale: one line a rung
+            self.ids.tie_break.height = self._notes_height(lines)  # a scale: one line a rung
         for mark, name in zip(marks, order, strict=True):
             # Together, the flock's score is everyone's: it is in the heading, not on each line.
             ranking.add_widget(RankLine(mark, name, None if together else scores.get(name)))
@@ -97,6 +97,15 @@ class ResultsScreen(Screen):
 
         s = App.get_running_app().session
         SharePanel(sessions=None if s is None or s.id is None else [s.id]).open()
+
+    def _notes_height(self, lines: list[str]) -> float:
+        """Tall enough for the notes as they wrap at the smallest font: a tie-break sentence
+        naming who tied and how it was settled takes two or three lines beside the chart."""
+        label = self.ids.tie_break
+        width = label.width if label.width > 100 else self.width * (0.45 if self.width >= self.height else 1)
+        per_line = max(12, int(width / (label.min_font * 0.55)))  # characters a line, at ~0.55 em each
+        rows = sum(max(1, -(-len(line) // per_line)) for line in lines)
+        return max(dp(48), dp(22) * rows)
 
     def play_again(self) -> None:
         app = App.get_running_app()

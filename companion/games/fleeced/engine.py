@@ -91,6 +91,9 @@ class Fleeced(Game):
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 10 \
                 or not math.isfinite(margin):
             raise SetupError("options.whistle_margin", "seconds from 0 to 10", margin)
+        by = s["options"].setdefault("tie_break", scoring.DEFAULT_TIE_BREAK)
+        if by not in scoring.TIE_BREAKS:
+            raise SetupError("options.tie_break", " or ".join(f"{k!r} ({v})" for k, v in scoring.TIE_BREAKS.items()), by)
         return {**s, "players": players}
 
     def initial_state(self, setup: Mapping[str, Any]) -> FleecedState:
@@ -329,7 +332,8 @@ class Fleeced(Game):
         if state.phase is not Phase.OVER:
             return None
         ranking, tie = scoring.ranking(state)
-        return Outcome(ranking, tie, {"points": self.scores(state)})
+        won = scoring.winners(state)  # more than one: a shared win
+        return Outcome(ranking, tie, {"points": self.scores(state)}, winners=won if len(won) > 1 else ())
 
     def turn_phase(self, state: FleecedState) -> tuple[int, str]:
         return (state.turn, state.phase.value)
