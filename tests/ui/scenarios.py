@@ -1200,22 +1200,26 @@ def _play_record(ctx: Ctx, fixture: str) -> Iterator[float]:
     yield 0.3
 
 
+def _results_view(ctx: Ctx, name: str, shot: str) -> Iterator[float]:
+    """The Results screen as a player reads it: heading, notes, each ranked line; its layout checked."""
+    ctx.app.go("results")
+    yield 0.6
+    ids = ctx.screen.ids
+    ctx.result[name] = {
+        "title": ids.title.text,
+        "notes": ids.tie_break.text,
+        "lines": [[w.text for w in reversed(line.children) if hasattr(w, "text")] for line in ids.ranking.children[::-1]],
+        "problems": ctx.check(shot),
+    }
+
+
 @scenario()
 def sheep_hop_results(ctx: Ctx) -> Iterator[float]:
     """Sheep Hop! is cooperative: Results says the table won (or the wolves did)
     with the Shepherds' Scale and ranks nobody; Home's history says the same."""
-    app = ctx.app
     for name, fixture in (("won", "sheep-hop/complete-game-table.jsonl"), ("lost", "sheep-hop/lost-game-few-saved.jsonl")):
         yield from _play_record(ctx, fixture)
-        app.go("results")
-        yield 0.6
-        ids = ctx.screen.ids
-        ctx.result[name] = {
-            "title": ids.title.text,
-            "notes": ids.tie_break.text,
-            "lines": [[w.text for w in reversed(line.children) if hasattr(w, "text")] for line in ids.ranking.children[::-1]],
-            "problems": ctx.check(f"sheep-hop-results-{name}"),
-        }
+        yield from _results_view(ctx, name, f"sheep-hop-results-{name}")
         if name == "won":  # Share results from the Results screen: this game only, BG Stats by default
             yield from ctx.tap_text("Share results")
             panel = _share_panel()
@@ -1236,15 +1240,7 @@ def fleeced_shared_win(ctx: Ctx) -> Iterator[float]:
     for name, fixture in (("shared", "fleeced/tie-on-points-shared-win.jsonl"),
                           ("house", "fleeced/tie-on-points-house-rule-sheep.jsonl")):
         yield from _play_record(ctx, fixture)
-        ctx.app.go("results")
-        yield 0.6
-        ids = ctx.screen.ids
-        ctx.result[name] = {
-            "title": ids.title.text,
-            "notes": ids.tie_break.text,
-            "lines": [[w.text for w in reversed(line.children) if hasattr(w, "text")] for line in ids.ranking.children[::-1]],
-            "problems": ctx.check(f"fleeced-results-{name}"),
-        }
+        yield from _results_view(ctx, name, f"fleeced-results-{name}")
 
 
 def _share_panel() -> Any:
