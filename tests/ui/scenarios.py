@@ -1234,6 +1234,26 @@ def sheep_hop_results(ctx: Ctx) -> Iterator[float]:
 
 
 @scenario()
+def fleeced_duplicate_card(ctx: Ctx) -> Iterator[float]:
+    """Fleeced! sixth card of a kind already held: the Table offers both copies in words;
+    putting back the one just drawn by touch leaves the older one playable this turn."""
+    from companion import records
+    from tests.test_game_records import FIXTURES
+
+    record = records.read(FIXTURES / "fleeced/duplicate-card-put-back-the-new-one.jsonl")
+    ctx.app.new_game(record.game, record.setup)
+    for event in record.events[:-2]:  # up to the sixth card: the discard is the table's to choose
+        assert ctx.app.submit(event), ctx.app.message
+    yield 1.5  # the screen's slide from Home and the throttled redraw
+    ctx.result["texts"] = [t for t in ctx.texts() if t]
+    ctx.result["buttons"] = [b.text for b in ctx.buttons()]
+    ctx.result["problems"] = ctx.check("fleeced-duplicate-card")
+    yield from ctx.tap_text("Put the new other card under the pile")
+    ctx.result["after"] = [b.text for b in ctx.buttons()]
+    ctx.result["last"] = ctx.app.session.events[-1].to_dict()
+
+
+@scenario()
 def fleeced_shared_win(ctx: Ctx) -> Iterator[float]:
     """Fleeced! tie on points: Results shows both players 1st and says they share the win;
     with the house tie-break by sheep claimed, one winner."""

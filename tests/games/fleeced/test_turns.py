@@ -421,9 +421,8 @@ def test_a_duplicate_card_offers_both_copies_in_words() -> None:
     _six_with_a_duplicate(t)
     prompt = t.prompt()
     both = [c for c in prompt.choices if c.payload["card"] == "other"]
-    assert [c.label for c in both] == ["Put the other Cheese Card just drawn under the pile",
-                                       "Put the other Cheese Card you already had under the pile"]
-    assert "you already had to play it this turn" in prompt.text
+    assert [c.label for c in both] == ["Put the new other card under the pile", "Put the old other card under the pile"]
+    assert "Keep the old other card (held before this turn) to play it now" in prompt.text
     # a kind held once has one button, as before (no copy to choose)
     assert [c.payload for c in prompt.choices if c.payload["card"] == "key-pub"] == [{"card": "key-pub"}]
     before = t.state
