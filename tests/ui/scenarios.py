@@ -921,7 +921,7 @@ def board_check_battle_sheep(ctx: Ctx) -> Iterator[float]:
 
     def touch(h: tuple[int, int]) -> Iterator[float]:
         picture = check.pictures["piece"]  # drawn anew after every change
-        yield from _tap_place(ctx, picture, picture.centre(*h, *picture._layout()))
+        yield from _tap_place(ctx, picture, picture.hex_centre(h))
 
     yield from touch((1, 1))  # off the board: 3 hexes
     status["three"] = check.ids.status.text

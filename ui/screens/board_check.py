@@ -40,10 +40,10 @@ from companion.board_check import (
 from companion.errors import ConfigError, SetupError
 
 from .. import theme
-from ..boards.battle_sheep import SQRT3, HexField
 from ..widgets import FitButton, FitLabel, FitToggle, fan, load_kv
 
-MEADOW = (0.35, 0.55, 0.3, 1)  # the green of Battle Sheep's pastures, for the same grass
+MEADOW = (0.35, 0.55, 0.3, 1)  # grass: the green the game pictures draw pastures in
+SQRT3 = math.sqrt(3)
 START = (0.62, 0.74, 0.5, 1)
 PEN = (0.72, 0.55, 0.3, 1)
 
@@ -126,26 +126,59 @@ class SquaresPicture(Widget):
         Mesh(vertices=verts, indices=idx, mode="triangle_fan")
 
 
-class PiecePicture(HexField):
-    """A :class:`~companion.board_check.Hexes` picture on a small hex grid: the filled
-    hexes drawn, the other places ringed; touching any of them names it to ``on_hex``
-    (the hex drawing of the Battle Sheep field picture)."""
+class HexesPicture(Widget):
+    """A :class:`~companion.board_check.Hexes` picture: pointy-top hexagons at axial (q, r),
+    the filled ones as grass with black edges, the other places of the area ringed;
+    a touch names the nearest place to ``on_hex``.  Fixed in size (``hex_size`` from
+    centre to corner), so no hexagon moves under a finger while the view is open."""
 
-    def __init__(
-        self,
-        piece: list[tuple[int, int]],
-        area: list[tuple[int, int]],
-        size: float,
-        on_hex: Callable[[tuple[int, int]], None],
-        **kw: Any,
-    ) -> None:
-        # The area's bounding box in hex sizes (as HexField._layout measures it).
-        xs = [SQRT3 * (q + r / 2) for q, r in area]
-        ys = [1.5 * r for _, r in area]
-        w, h = (max(xs) - min(xs) + SQRT3) * size, (max(ys) - min(ys) + 2) * size
+    def __init__(self, picture: Hexes, hex_size: float, on_hex: Callable[[tuple[int, int]], None], **kw: Any) -> None:
+        self.picture, self.hex_size, self.on_hex = picture, hex_size, on_hex
+        places = [*picture.area, *(h for h in picture.filled if h not in picture.area)]
+        xs = [SQRT3 * (q + r / 2) for q, r in places]
+        ys = [1.5 * r for _, r in places]
+        self._left, self._low = min(xs), min(ys)
+        w, h = (max(xs) - min(xs) + SQRT3) * hex_size, (max(ys) - min(ys) + 2) * hex_size
         super().__init__(size_hint=(None, None), size=(w, h), **kw)
-        self.field, self.ghosts, self.on_pick = piece, set(area), on_hex
+        self.bind(pos=self.redraw, size=self.redraw)
         self.redraw()
+
+    def hex_centre(self, h: tuple[int, int]) -> tuple[float, float]:
+        """A place's centre, in the coordinates of this widget's pos (r grows downwards)."""
+        q, r = h
+        s = self.hex_size
+        return (self.x + (SQRT3 * (q + r / 2) - self._left + SQRT3 / 2) * s, self.top - (1.5 * r - self._low + 1) * s)
+
+    def _corners(self, h: tuple[int, int], scale: float) -> list[float]:
+        cx, cy = self.hex_centre(h)
+        s = self.hex_size * scale
+        return [v for k in range(6) for v in (cx + s * math.cos(math.radians(60 * k - 30)),
+                                               cy + s * math.sin(math.radians(60 * k - 30)))]
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):
+            return super().on_touch_down(touch)
+        places = [*self.picture.area, *self.picture.filled]
+        best = min(places, key=lambda h: math.dist(self.hex_centre(h), touch.pos))
+        if math.dist(self.hex_centre(best), touch.pos) <= self.hex_size:
+            self.on_hex(best)
+        return True
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        filled = set(self.picture.filled)
+        with self.canvas:
+            Color(*theme.MUTED)
+            for h in self.picture.area:
+                if h not in filled:
+                    Line(circle=(*self.hex_centre(h), self.hex_size * 0.6), width=1.2)
+            for h in self.picture.filled:
+                corners = self._corners(h, 0.95)
+                verts, idx = fan(corners, *self.hex_centre(h))
+                Color(*MEADOW)
+                Mesh(vertices=verts, indices=idx, mode="triangle_fan")
+                Color(0, 0, 0, 1)
+                Line(points=[*corners, corners[0], corners[1]], width=1.2)
 
 
 class BoardCheckScreen(Screen):
@@ -204,9 +237,7 @@ class BoardCheckScreen(Screen):
         else:
             assert isinstance(control, Hexes)
             size = theme.touch_size() * 0.7  # across a hex's flat sides: 1.2 touch sizes
-            picture = PiecePicture(
-                list(control.filled), list(control.area), size, lambda h, c=control: self._touch(lambda: c.touch(h))
-            )
+            picture = HexesPicture(control, size, lambda h, c=control: self._touch(lambda: c.touch(h)))
         self.pictures[control.key] = picture
         out = [self._centred(picture)]
         if control.legend:
