@@ -58,7 +58,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if outcome is None:
         print(f"Not finished. Next: {session.prompt().text}")
     else:
-        print("Ranking: " + ", ".join(outcome.ranking))
+        if outcome.headline:  # a cooperative game: the table's result, no ranking
+            print(f"Result: {outcome.headline}")
+        else:
+            print("Ranking: " + ", ".join(outcome.ranking))
+        if len(outcome.winner_names()) > 1 and outcome.won is None:
+            print("Shared win: " + " and ".join(outcome.winner_names()))
         if outcome.tie_break:
             print(f"Tie-break: {outcome.tie_break}")
     return 0

@@ -3,7 +3,7 @@ whether the table plays it together (cooperative).
 
 Each game package carries a ``meta.toml`` beside its engine; it is read here
 without importing the engine, so listing plays does not load five rules
-engines (``registry.info(name)`` does so by registry name).  A game without one (a plugin, the core's test game) is competitive
+engines.  A game without one (a plugin, the core's test game) is competitive
 and has no BGG id.
 """
 
@@ -49,4 +49,3 @@ def for_module(module: str) -> GameInfo:
         bgg_id=t.integer("bgg_id", None, lo=1),
         cooperative=t.boolean("cooperative", False),
     )
-

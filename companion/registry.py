@@ -84,8 +84,7 @@ def missing(name: str) -> str | None:
 
 
 def info(name: str) -> gameinfo.GameInfo:
-    """A game's BGG id and cooperative flag by registry name, without importing a built-in
-    game's engine (here, not in gameinfo, which the Game class imports: no import cycle)."""
+    """A game's BGG id and cooperative flag by registry name, without importing a built-in game's engine."""
     if name in BUILTIN:
         return gameinfo.for_module(BUILTIN[name])
     return get(name).info

@@ -117,6 +117,15 @@ def test_two_dice_rolls_count_each_die_by_its_place_and_colour_dice_by_their_fac
     assert "double-big-wolf" in hop.faces and hop.rolls == sum(hop.counts)
 
 
+def test_a_cache_replays_only_new_games(stored, monkeypatch):
+    cache: dict = {}
+    first = stored_rolls(stored.store, cache)
+    import companion.plays.dicestats as ds
+
+    monkeypatch.setattr(ds, "session_rolls", lambda s: (_ for _ in ()).throw(AssertionError("replayed")))
+    assert stored_rolls(stored.store, cache) == first
+
+
 def test_cli_dice_stats_json(stored):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BELLWETHER_DATA_DIR": str(stored.store.path.parent)}
     r = subprocess.run([sys.executable, "-m", "cli.main", "dice", "stats", "--json"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)

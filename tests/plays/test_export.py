@@ -189,3 +189,10 @@ def test_cli_errors_are_one_line(tmp_path):
         r = run("plays", "export", *args, data_dir=tmp_path / "data")
         assert r.returncode == 1
         assert len(r.stderr.strip().splitlines()) == 1 and words in r.stderr, r.stderr
+
+
+def test_replay_says_a_cooperative_result_and_a_shared_win(tmp_path):
+    hop = run("replay", str(ROOT / "tests/fixtures/sheep-hop/complete-game-table.jsonl"), data_dir=tmp_path)
+    assert "Result: You won together: 6 saved, 3 caught: Apprentice Shepherd" in hop.stdout and "Ranking" not in hop.stdout
+    tie = run("replay", str(ROOT / "tests/fixtures/battle-sheep/quick-mode-shared-win.jsonl"), data_dir=tmp_path)
+    assert "Shared win: Ben and Cat" in tie.stdout

@@ -1327,3 +1327,18 @@ def history_dice(ctx: Ctx) -> Iterator[float]:
     ctx.result["problems_share"] = check(panel, theme.touch_size())
     yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text == "Close"))
     ctx.result["panel_closed"] = panel.parent is None
+
+
+@scenario()
+def shared_win_results(ctx: Ctx) -> Iterator[float]:
+    """A tie no rule breaks: Results names both winners and gives each a 1st."""
+    yield from _play_record(ctx, "battle-sheep/quick-mode-shared-win.jsonl")
+    ctx.app.go("results")
+    yield 0.6
+    ids = ctx.screen.ids
+    ctx.result["title"] = ids.title.text
+    ctx.result["places"] = [next(w.text for w in reversed(line.children) if hasattr(w, "text")) for line in ids.ranking.children[::-1]]
+    ctx.result["problems"] = ctx.check("results-shared-win")
+    yield from ctx.tap_text("Home")
+    yield 0.5
+    ctx.result["home"] = [b.text for b in ctx.buttons(ctx.screen.ids.stored)]

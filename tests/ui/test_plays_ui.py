@@ -10,8 +10,9 @@ import pytest
 pytestmark = pytest.mark.ui
 
 
-def test_sheep_hop_results_are_the_tables_not_a_ranking(scenarios):
-    r = scenarios.run("sheep_hop_results", timeout=120)
+@pytest.mark.parametrize("size", ["800x480", "1280x720", "720x1280"])
+def test_sheep_hop_results_are_the_tables_not_a_ranking(scenarios, size):
+    r = scenarios.run("sheep_hop_results", size=size, timeout=120)
     won, lost = r["won"], r["lost"]
     assert won["title"] == "Sheep Hop!: You won together: 6 saved, 3 caught: Apprentice Shepherd"
     assert lost["title"] == "Sheep Hop!: The wolves won: 4 saved, 5 caught"
@@ -62,3 +63,11 @@ def test_history_shows_a_bar_chart_per_die_and_shares_plays(scenarios, size):
     assert written.startswith(str(scenarios.data_dir))
     assert Path(written).read_text(encoding="utf-8").startswith("playid,objectid,objectname,date,length")
     assert r["problems_share"] == [] and r["panel_closed"]
+
+
+def test_a_shared_win_on_results_and_home(scenarios):
+    r = scenarios.run("shared_win_results", timeout=120)
+    assert r["title"] == "Battle Sheep: Ben and Cat share the win"
+    assert r["places"] == ["1st", "1st", "3rd"]
+    assert r["problems"] == []
+    assert any("finished, shared by Ben and Cat" in t for t in r["home"]), r["home"]

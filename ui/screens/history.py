@@ -15,6 +15,9 @@ from ..chart import BarChart
 from ..widgets import FitToggle, load_kv
 
 ALL = "All games"
+# Each stored game's rolls by (id, last update): the screen is let go when
+# left, this is not, so opening History again replays only new games.
+_ROLLS: dict[tuple[int, float], list[Any]] = {}
 
 
 def chart_title(d: DieStats) -> str:
@@ -33,7 +36,7 @@ class HistoryScreen(Screen):
 
     def refresh(self) -> None:
         app = App.get_running_app()
-        rolls = stored_rolls(app.store) if app.store is not None else []
+        rolls = stored_rolls(app.store, _ROLLS) if app.store is not None else []
         self.stats = tally(rolls)
         games = sorted({r.game for r in rolls})
         if self.game not in games:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
@@ -53,9 +54,21 @@ def headline(title: str, outcome: Any) -> str:
     return f"{title}: {winners[0]} wins" if winners else title
 
 
+NOTES_FONT = 15  # sp: the notes are read at the table, not shrunk below body text
+
+
 class ResultsScreen(Screen):
     def on_pre_enter(self, *_: Any) -> None:
+        self.ids.tie_break.bind(width=lambda *_: self._fit_notes())
         self.refresh()
+
+    def _fit_notes(self) -> None:
+        """Make the notes (tie-break, a scale) as tall as their wrapped text at NOTES_FONT,
+        so a long ruling is read whole instead of shrunk or cut."""
+        label = self.ids.tie_break
+        core = CoreLabel(text=label.text, font_size=sp(NOTES_FONT), text_size=(max(label.width - dp(4), dp(40)), None), halign="left")
+        core.refresh()
+        label.height = max(dp(48), core.texture.size[1] + dp(6))
 
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -72,7 +85,6 @@ class ResultsScreen(Screen):
             order = s.players() if together else sorted(scores, key=lambda n: -scores[n])
             marks = [""] * len(order)
             self.ids.tie_break.text = "Standings so far."
-            self.ids.tie_break.height = dp(48)
         else:
             self.ids.title.text = headline(s.game.title, outcome)
             order = list(outcome.ranking)
@@ -83,7 +95,7 @@ class ResultsScreen(Screen):
             elif not together:
                 lines.append("No tie to break.")
             self.ids.tie_break.text = "\n".join(lines)
-            self.ids.tie_break.height = self._notes_height(lines)  # a scale: one line a rung
+        self._fit_notes()
         for mark, name in zip(marks, order, strict=True):
             # Together, the flock's score is everyone's: it is in the heading, not on each line.
             ranking.add_widget(RankLine(mark, name, None if together else scores.get(name)))
@@ -97,15 +109,6 @@ class ResultsScreen(Screen):
 
         s = App.get_running_app().session
         SharePanel(sessions=None if s is None or s.id is None else [s.id]).open()
-
-    def _notes_height(self, lines: list[str]) -> float:
-        """Tall enough for the notes as they wrap at the smallest font: a tie-break sentence
-        naming who tied and how it was settled takes two or three lines beside the chart."""
-        label = self.ids.tie_break
-        width = label.width if label.width > 100 else self.width * (0.45 if self.width >= self.height else 1)
-        per_line = max(12, int(width / (label.min_font * 0.55)))  # characters a line, at ~0.55 em each
-        rows = sum(max(1, -(-len(line) // per_line)) for line in lines)
-        return max(dp(48), dp(22) * rows)
 
     def play_again(self) -> None:
         app = App.get_running_app()

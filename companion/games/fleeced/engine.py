@@ -332,8 +332,8 @@ class Fleeced(Game):
         if state.phase is not Phase.OVER:
             return None
         ranking, tie = scoring.ranking(state)
-        won = scoring.winners(state)  # more than one: a shared win
-        return Outcome(ranking, tie, {"points": self.scores(state)}, winners=won if len(won) > 1 else ())
+        shared = scoring.winners(state)  # everyone level with the leader (scoring.tie_break): a shared win
+        return Outcome(ranking, tie, {"points": self.scores(state)}, winners=shared if len(shared) > 1 else ())
 
     def turn_phase(self, state: FleecedState) -> tuple[int, str]:
         return (state.turn, state.phase.value)
