@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from . import gameinfo
+from .board_check import BoardCheck, DataFile
 from .errors import IllegalAction, SetupError
 from .events import Event
 from .gameinfo import GameInfo
@@ -140,6 +141,9 @@ class Game(ABC):
     rulebook: ClassVar[str]  # file name in the rules folder
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
+    board_files: ClassVar[tuple[DataFile, ...]] = ()  # board facts shipped as TOML beside the game
+    first_player: ClassVar[str] = ""  # the rulebook's rule for who starts, in words ("" : none given)
+    engine_rolls_first: ClassVar[bool] = False  # the engine's first turn is the roll for first player
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -240,3 +244,8 @@ class Game(ABC):
     def refuse(self, message: str, rule: str) -> IllegalAction:
         """Build the error for a forbidden event; raise it at the call site."""
         return IllegalAction(message, f"{self.title}, {rule}")
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> BoardCheck | None:
+        """The board check over ``data`` (default: the shipped ``board_files``): the facts
+        printed only on the physical board, in words, corrected by touch; None without any."""
+        return None

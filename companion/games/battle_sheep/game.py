@@ -22,6 +22,8 @@ from companion.game import Choice, Game, Outcome, Prompt
 from companion.payload import is_one_of
 
 from . import data
+from .board_check import FILES as BOARD_FILES
+from .board_check import BattleSheepBoard
 from .field import legal_placements, parse_placement, place, placement_problem
 from .hexes import DIRECTIONS, Hex, distance, largest_component, outside_perimeter
 from .state import BattleSheepState, Mode, Phase, Stack
@@ -106,6 +108,11 @@ class BattleSheep(Game):
     rulebook = "battle-sheep.md"
     min_players = 2
     max_players = 4
+    first_player = "the youngest player starts, then clockwise."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> BattleSheepBoard:
+        return BattleSheepBoard(self, players, data or {})
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:

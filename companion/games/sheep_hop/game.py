@@ -25,6 +25,8 @@ from companion.game import Choice, DiceRequest, Game, Outcome, Prompt
 from companion.payload import is_list, is_one_of
 
 from . import data
+from .board_check import FILES as BOARD_FILES
+from .board_check import SheepHopBoard
 from .data import Board, Cell, parse_board
 from .rules import PEN, R_MOLE, R_MOVE, R_PEN, R_ROCK, Bad, Walk, advance, capture_on, wolf_cell
 from .state import ANIMAL_TILES, TILE_KINDS, Mode, Phase, SheepHopState, Tile, Where, Wolf
@@ -67,6 +69,11 @@ class SheepHop(Game):
     rulebook = "sheep-hop.md"
     min_players = 1
     max_players = 6
+    first_player = "the last person to have seen a sheep starts, then clockwise."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> SheepHopBoard:
+        return SheepHopBoard(self, players, data or {})
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
