@@ -35,6 +35,7 @@ SHEEP = "sheep"
 CAPTURE = "capture"
 PASS = "pass"
 PICK = "pick"  # table mode, touch entry: a sheep and the tiles it jumped so far (nothing moves)
+WOLF_START = "wolf-start"  # before the first roll: where a wolf stands on its path ("your choice")
 DIE = "sheep-hop"
 
 R_SETUP = "Contents and Setup"
@@ -184,6 +185,8 @@ class SheepHop(Game):
             return self._correct(state, event)
         if state.phase is Phase.OVER:
             raise self.refuse("the game is over: no sheep is left on the board", R_END)
+        if event.type == WOLF_START:
+            return self._wolf_start(state, event)
         if state.phase is Phase.ROLL:
             return self._roll(state, event)
         if state.phase is Phase.CAPTURE:
@@ -201,6 +204,37 @@ class SheepHop(Game):
             state.phase, R_END
         )
 
+    def _wolf_start(self, state: SheepHopState, event: Event) -> SheepHopState:
+        """Contents and Setup C: "place the 2 Wolf pawns each on a space of their path (your choice)"."""
+        if state.rolled:
+            raise self.refuse("the wolves are placed before the first roll; later, correct the board instead", R_SETUP)
+        names = [w.name for w in state.board.wolves]
+        name, pos = event.get("wolf"), event.get("position")
+        if name not in names:
+            raise self.refuse(f"'wolf' is one of {', '.join(names)}, got {name!r}", R_SETUP)
+        i = names.index(name)
+        path = state.board.wolves[i].path
+        if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < len(path):
+            raise self.refuse(f"'position' is a space of the {name} wolf's path, 0 to {len(path) - 1}, got {pos!r}", R_SETUP)
+        if path[pos] in {t.at for t in state.tiles}:
+            raise self.refuse(f"space {pos} of the {name} wolf's path is under a tile: a wolf stands on a free space", R_SETUP)
+        if state.mode is Mode.BOARD and path[pos] in {a for a in state.at if a is not None}:
+            raise self.refuse(f"space {pos} of the {name} wolf's path holds a sheep", R_SETUP)
+        wolves = tuple(Wolf(pos, w.clockwise) if j == i else w for j, w in enumerate(state.wolves))
+        return replace(state, wolves=wolves, last=f"the {name} wolf starts on space {pos} of {len(path)}", news=False)
+
+    def _wolf_starts_now(self, state: SheepHopState) -> list[Event]:
+        """Every start the table may still choose (before the first roll)."""
+        if state.rolled or state.phase is not Phase.ROLL:
+            return []
+        covered = {t.at for t in state.tiles} | {a for a in state.at if a is not None}
+        return [
+            Event(WOLF_START, {"wolf": w.name, "position": k})
+            for i, w in enumerate(state.board.wolves)
+            for k, cell in enumerate(w.path)
+            if cell not in covered and k != state.wolves[i].position
+        ]
+
     def _roll(self, state: SheepHopState, event: Event) -> SheepHopState:
         if event.type != ROLL:
             raise self.refuse(f"roll the die first, got {event.type!r}", R_TURN)
@@ -213,7 +247,7 @@ class SheepHop(Game):
             raise self.refuse(f"expected the Sheep Hop! die showing one of {', '.join(names)}, got {thaw(faces)}", R_TURN)
         face = state.board.face(faces[0])
         assert face is not None
-        state = replace(state, face=face.name, last="")
+        state = replace(state, face=face.name, last="", news=False, rolled=True)
         if face.kind == "wolves":
             wolves = list(state.wolves)
             entered: list[Cell] = []
@@ -315,11 +349,11 @@ class SheepHop(Game):
         except Bad as e:
             raise self.refuse(e.message, e.rule) from None
         verb = "reached the pen" if state.where[i] is Where.PEN else "moved"
-        state = replace(state, last=f"{ids[i]} {verb}" + (f", jumping {', '.join(jumped)}" if jumped else ""))
+        state = replace(state, last=f"{ids[i]} {verb}" + (f", jumping {', '.join(jumped)}" if jumped else ""), news=False)
         state = self._effects(state, i, jumped, patou_phase)
         if state.mode is Mode.BOARD and "fox" in jumped:
             names = ", ".join(ids[j] for j in caught)
-            state = replace(state, last=_join(state.last, f"the wolves caught {names}" if caught else "the wolves caught no sheep"))
+            state = replace(state, last=_join(state.last, f"the wolves caught {names}" if caught else "the wolves caught no sheep"), news=True)
         if patou_phase:
             state = replace(state, patou=tuple(j for j in state.patou if j != i))
         else:
@@ -370,8 +404,8 @@ class SheepHop(Game):
                 )
                 state = replace(state, patou=others)
                 notes.append(f"the Patou rounds up the other {colour} sheep")
-        if notes:
-            state = replace(state, last=f"{state.last}; {'; '.join(notes)}")
+        if notes:  # a tile acted: worth telling the table
+            state = replace(state, last=f"{state.last}; {'; '.join(notes)}", news=True)
         return state
 
     def _captured(self, state: SheepHopState, cells: list[Cell]) -> SheepHopState:
@@ -381,7 +415,14 @@ class SheepHop(Game):
         caught = [ids[i] for i, (a, b) in enumerate(zip(before, where, strict=True)) if a is not b]
         at = tuple(None if w is Where.DEN else a for w, a in zip(where, state.at, strict=True))
         note = f"the wolves caught {', '.join(caught)}" if caught else "the wolves caught no sheep"
-        return replace(state, where=where, at=at, patou=tuple(j for j in state.patou if where[j] is Where.BOARD), last=_join(state.last, note))
+        return replace(
+            state,
+            where=where,
+            at=at,
+            patou=tuple(j for j in state.patou if where[j] is Where.BOARD),
+            last=_join(state.last, note),
+            news=state.news or bool(caught),
+        )
 
     def _capture(self, state: SheepHopState, event: Event) -> SheepHopState:
         if event.type != CAPTURE:
@@ -407,6 +448,7 @@ class SheepHop(Game):
             capture_due=0,
             patou=tuple(j for j in state.patou if where[j] is Where.BOARD),
             last=_join(state.last, note),
+            news=state.news or bool(raw),
         )
         return self._settle(state)
 
@@ -473,8 +515,8 @@ class SheepHop(Game):
             state = self._corrected_sheep(state, p["sheep"])
         self._check_board(state)
         if state.count(Where.BOARD) == 0:
-            return replace(state, phase=Phase.OVER, last="corrected")
-        return replace(state, phase=Phase.ROLL, last="corrected")
+            return replace(state, phase=Phase.OVER, last="corrected", news=True)
+        return replace(state, phase=Phase.ROLL, last="corrected", news=True)
 
     def _corrected_wolves(self, state: SheepHopState, raw: Any) -> tuple[Wolf, ...]:
         names = [w.name for w in state.board.wolves]
@@ -530,7 +572,7 @@ class SheepHop(Game):
     # -- reading -----------------------------------------------------------
     def legal_actions(self, state: SheepHopState) -> list[Event]:
         if state.phase is Phase.ROLL:
-            return [Event(ROLL, {"die": DIE, "faces": [f.name]}) for f in state.board.faces]
+            return [Event(ROLL, {"die": DIE, "faces": [f.name]}) for f in state.board.faces] + self._wolf_starts_now(state)
         # Complete events only: the touch-entry picks are an aid, not moves.
         return [c.event() for c in self._choices(replace(state, picked=None, picked_jumps=()), touch=False)]
 
@@ -600,7 +642,8 @@ class SheepHop(Game):
     def prompt(self, state: SheepHopState) -> Prompt:
         ids = state.board.sheep_ids()
         who = self.players(state)[state.roller]
-        alert = state.last or None
+        # A ruling on screen only for news (sheep caught, a tile's effect); a routine move is in ``last``.
+        alert = state.last if state.news and state.last else None
         if state.phase is Phase.OVER:
             o = self.outcome(state)
             assert o is not None
@@ -610,7 +653,11 @@ class SheepHop(Game):
             return Prompt(None, text, R_END, expects=(CORRECTION,), alert=alert)
         if state.phase is Phase.ROLL:
             faces = tuple(f.name for f in state.board.faces)
-            return Prompt(who, f"{who}: roll the die.", R_TURN, expects=(ROLL, CORRECTION), dice=DiceRequest(DIE, 1, faces), alert=alert)
+            dice = DiceRequest(DIE, 1, faces)
+            if not state.rolled:
+                text = f"Put each wolf on a space of its path (your choice; touch its ring), then {who}: roll the die."
+                return Prompt(who, text, R_SETUP, expects=(ROLL, WOLF_START, CORRECTION), dice=dice, alert=alert)
+            return Prompt(who, f"{who}: roll the die.", R_TURN, expects=(ROLL, CORRECTION), dice=dice, alert=alert)
         if state.phase is Phase.CAPTURE:
             face = state.board.face(state.face or "")
             if face is not None and face.kind == "wolves":
@@ -624,14 +671,10 @@ class SheepHop(Game):
                 rule = R_WOLF
             else:
                 how, rule = "the Fox sends each wolf 1 space", R_FOX
-            where = ", ".join(
-                f"{w.name} now on space {s.position} of {len(w.path)}"
-                for w, s in zip(state.board.wolves, state.wolves, strict=True)
-            )
+            skip = ", skipping tiles" if state.tiles else ""
             return Prompt(
                 None,
-                f"Move the wolves the way their pawns face: {how} ({where}), skipping tiles. "
-                "Which sheep did they pass over? Those are captured.",
+                f"Move the wolves as their pawns face: {how}{skip}. Touch each sheep they passed over (caught), then confirm.",
                 rule,
                 expects=(CAPTURE,),
                 choices=self._choices(state),
@@ -662,10 +705,11 @@ class SheepHop(Game):
         face = state.board.face(state.face or "")
         names = ", ".join(ids[i] for i in state.eligible)
         if face is not None and face.kind == "sheep" and any(self._colour(state, i) == face.colour for i in state.eligible):
-            text = f"{who}: the die shows {face.colour}. Move one {face.colour} sheep ({names})."
+            text = f"{who}: {face.colour} on the die: move one {face.colour} sheep ({names})"
         else:
-            text = f"{who}: move any sheep still on the board ({names})."
-        text += " One space, or jumps over animals; a sheep that reaches the pen is safe."
+            text = f"{who}: move any sheep still on the board ({names})"
+        # Short: the headline must stay two lines at 800x480 (the movement rules are on the rule line).
+        text += ", one space or jumps over animals."
         if state.mode is Mode.TABLE and any(t.kind in ANIMAL_TILES for t in state.tiles):
             text += " Tap the sheep, then each animal tile it jumps, in order."
         return Prompt(who, text, R_SHEEP_FACE, expects=expects, choices=self._choices(state), alert=alert)
