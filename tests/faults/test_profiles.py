@@ -108,9 +108,9 @@ LOADERS = {
 
 def _base(loader: Loader) -> str:
     if loader.name == "board":
-        from calibration.board import BOARDS, _shipped
+        from calibration.board import _shipped, files
 
-        return _shipped("sheep-hop", BOARDS["sheep-hop"][0], 2)
+        return _shipped("sheep-hop", files("sheep-hop")[0], 2)
     return loader.base
 
 
