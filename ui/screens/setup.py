@@ -11,13 +11,13 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.textinput import TextInput
 
+from calibration.board import board_note, has_board
 from companion import registry
 from companion.errors import BellwetherError, SetupError
 from companion.events import ROLL, Event
 from companion.game import DiceRequest
 
 from .. import theme
-from ..board_check import board_note, has_board
 from ..boards import setup_spec
 from ..turn_order import RollOff, offers_roll, rule
 from ..widgets import FitButton, FitLabel, PlayerMark, load_kv

@@ -152,7 +152,9 @@ class TableScreen(Screen):
         self._draw_board(s)
         handled = getattr(self.board, "handles", frozenset())
         self._on_picture = bool(handled & set(prompt.expects))
-        self._draw_entry(prompt.dice, prompt.choices or legal_as_choices(s, prompt, handled))
+        # What the picture takes by touch is not listed again as buttons.
+        choices = tuple(c for c in prompt.choices if c.type not in handled) if prompt.choices else legal_as_choices(s, prompt, handled)
+        self._draw_entry(prompt.dice, choices)
 
     def _mic_level(self, app: Any) -> str | None:
         mic = app.hub.sensors.get("microphone")
