@@ -15,6 +15,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from companion.errors import brief
+from companion.payload import is_count
+
 from .actions import next_turn
 from .board import MAX_FLOCK
 from .state import (
@@ -54,8 +57,9 @@ def _counts(g: Game, s: HillState, value: Any, key: str) -> tuple[int, ...]:
     out: list[int] = []
     for name, n in value.items():
         seat = _seat(g, s, name, key)
-        if not _count(n):
-            raise g.refuse(f"correction {key}.{name}: expected a whole number >= 0, got {n!r}", RULE)
+        if not is_count(n, SHEEP_PER_COLOUR):
+            expected = f"a whole number from 0 to {SHEEP_PER_COLOUR}"
+            raise g.refuse(f"correction {key}.{name}: expected {expected}, got {brief(n)}", RULE)
         out += [seat] * n
     return tuple(sorted(out))
 

@@ -17,6 +17,8 @@ from companion.game import Choice, Game, Outcome, Prompt
 
 from . import actions, touch
 from .board import board_for, default_board_data, validate_board_data
+from .board_check import FILES as BOARD_FILES
+from .board_check import PendletonHillBoard
 from .corrections import correct
 from .moves import legal_moves
 from .state import (
@@ -40,6 +42,11 @@ class PendletonHill(Game):
     rulebook = "sheepdogs-of-pendleton-hill.md"
     min_players = 3
     max_players = 5
+    first_player = "the best wolf howl goes first, then to the left."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> PendletonHillBoard:
+        return PendletonHillBoard(self, players, data or {})
 
     # -- setup -----------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:

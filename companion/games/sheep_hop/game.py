@@ -19,11 +19,14 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from companion.errors import SetupError
+from companion.errors import SetupError, brief
 from companion.events import CORRECTION, ROLL, Event, thaw
 from companion.game import Choice, DiceRequest, Game, Outcome, Prompt
+from companion.payload import is_list, is_one_of
 
 from . import data, touch
+from .board_check import FILES as BOARD_FILES
+from .board_check import SheepHopBoard
 from .data import Board, Cell, parse_board
 from .rules import PEN, R_MOLE, R_MOVE, R_PEN, R_ROCK, Bad, Walk, advance, capture_on, wolf_cell
 from .state import ANIMAL_TILES, TILE_KINDS, Mode, Phase, SheepHopState, Tile, Where, Wolf
@@ -67,13 +70,18 @@ class SheepHop(Game):
     rulebook = "sheep-hop.md"
     min_players = 1
     max_players = 6
+    first_player = "the last person to have seen a sheep starts, then clockwise."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> SheepHopBoard:
+        return SheepHopBoard(self, players, data or {})
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         s = super().validate_setup(setup)
         opts = s["options"]
         mode = opts.setdefault("mode", Mode.TABLE.value)
-        if mode not in {m.value for m in Mode}:
+        if not is_one_of(mode, {m.value for m in Mode}):
             raise SetupError("options.mode", "'table' or 'board'", mode)
         # The board data goes into the setup so the record replays without the file.
         opts["board"] = data.validate_board(opts.get("board", data.default_board()), "options.board")
@@ -235,7 +243,7 @@ class SheepHop(Game):
             raise self.refuse(f"it is {roller}'s turn to roll, not {event.player}'s", R_TURN)
         faces = event.get("faces", ())
         names = [f.name for f in state.board.faces]
-        if event.get("die") != DIE or len(faces) != 1 or faces[0] not in names:
+        if event.get("die") != DIE or not is_list(faces) or len(faces) != 1 or not is_one_of(faces[0], names):
             raise self.refuse(f"expected the Sheep Hop! die showing one of {', '.join(names)}, got {thaw(faces)}", R_TURN)
         face = state.board.face(faces[0])
         assert face is not None
@@ -422,8 +430,8 @@ class SheepHop(Game):
                 f"say which sheep the wolves passed over (a 'capture' event), got {event.type!r}", self._capture_rule(state)
             )
         raw = event.get("sheep", ())
-        if not isinstance(raw, Sequence) or isinstance(raw, str) or len(set(raw)) != len(raw):
-            raise self.refuse(f"'sheep' must be a list of distinct sheep, got {raw!r}", R_WOLF)
+        if not is_list(raw, of=lambda v: isinstance(v, str)) or len(set(raw)) != len(raw):
+            raise self.refuse(f"'sheep' must be a list of distinct sheep names, got {brief(thaw(raw))}", R_WOLF)
         rule = self._capture_rule(state)
         idx = [self._sheep_index(state, s, rule) for s in raw]
         if len(idx) > state.capture_due:
