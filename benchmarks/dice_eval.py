@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 from companion.paths import shared_data  # noqa: E402
 from hardware.dice import labelled  # noqa: E402
 from hardware.dice.evaluation import evaluate, load_manifest  # noqa: E402
-from hardware.dice.net import WEIGHTS, NetReader  # noqa: E402
+from hardware.dice.net import TURNS, WEIGHTS, NetReader  # noqa: E402
 from hardware.dice.reader import DiceReader  # noqa: E402
 from hardware.image_file import read_image  # noqa: E402
 
@@ -146,19 +146,31 @@ def speed(reader: NetReader) -> None:
         f"                  12 MP JPEG photo (4000x3000), decoding included: {np.median(ms):.1f} ms "
         f"(median of 5; target <= 300); read {sorted(r.face for r in got)} (label [5])"
     )
-    macs = reader.macs()
+    det, face = reader.macs()
+    per_die = face * TURNS
+    here = det + 2 * per_die  # five_3.jpg: 640x480, two dice found
     print(
-        f"  Raspberry Pi 4 estimate: the nets cost {macs[0] / 1e6:.0f} M multiply-adds (detector, 640x480) + "
-        f"{macs[1] / 1e6:.1f} M per die; at 2 G multiply-adds/s on one Cortex-A72 core (OpenCV dnn, NEON, fp32: "
-        f"about a tenth of its 1.5 GHz x 4-lane x 2 FMA peak... see docs/dice.md) that is "
-        f"{(macs[0] + 3 * macs[1]) / 2e6:.0f} ms for 3 dice, plus the grey conversion and resize"
+        f"  Raspberry Pi 4 estimate: {det / 1e6:.0f} M multiply-adds for the detector (any frame size) + "
+        f"{per_die / 1e6:.0f} M a die ({TURNS} turns of {face / 1e6:.1f} M). One Cortex-A72 core peaks at 12 G "
+        f"fp32 multiply-adds/s (2 x 4-lane NEON FMA at 1.5 GHz); at a third of that (3-4 G/s, what small "
+        f"convolutions reach; not measured on a Pi) a frame with 3 dice takes about {(det + 3 * per_die) / 3.5e6:.0f} ms, "
+        f"plus a few ms of grey conversion and resizing. (Here: {here / 1e6:.0f} M in the median time above.)"
     )
 
 
-def logo(folds: Path, only: list[str] | None) -> None:
+def logo(folds: Path, only: list[str] | None, parts: set[str], sample: int) -> None:
     cv2.setNumThreads(1)
     items = groups_items(shared_data())
     header = f"  {'group':<30} {'images':>6}  {'image':>6}  {'die':>6}  {'count':>6}  {'ms':>6}"
+    if "logo" in parts:
+        logo_table(folds, only, items, header)
+    if "shipped" in parts:
+        shipped_tables(only, items, header, sample)
+    if "speed" in parts:
+        speed(NetReader(WEIGHTS))
+
+
+def logo_table(folds: Path, only: list[str] | None, items: dict, header: str) -> None:
     print("Leave one group out: each group read by the reader trained and tuned on all the others")
     print(header)
     for g in only or labelled.GROUPS:
@@ -179,17 +191,25 @@ def logo(folds: Path, only: list[str] | None) -> None:
                 units = labelled.held_out_units(i.unit for _, i in items[g])
                 held = [(img, i) for img, i in items[g] if i.unit in units]
             print_rows(g, score(reader, held))
-    print(f"The shipped weights ({WEIGHTS.relative_to(ROOT)}, trained on everything) on every photo (mostly seen in training)")
+
+
+def subsample(group: list, sample: int) -> list:
+    """Every k-th photo (in the group's order), about ``sample`` of them; all when 0."""
+    return group if not sample or len(group) <= sample else group[:: len(group) // sample][:sample]
+
+
+def shipped_tables(only: list[str] | None, items: dict, header: str, sample: int) -> None:
+    some = f"{sample} photos spread over each group" if sample else "every photo"
+    print(f"The shipped weights ({WEIGHTS.relative_to(ROOT)}, trained on everything), {some} (seen in training)")
     print(header)
     reader = NetReader(WEIGHTS)
     for g in only or labelled.GROUPS:
-        print_rows(g, score(reader, items[g]))
-    print("The former classical reader (hardware/dice/pips.py, tuned on webcam-train: held out for every other group)")
+        print_rows(g, score(reader, subsample(items[g], sample)))
+    print(f"The former classical reader (hardware/dice/pips.py, tuned on webcam-train only), {some}")
     print(header)
     classical = DiceReader(pip_reader="classical")
     for g in only or labelled.GROUPS:
-        print_rows(g, score(classical, items[g]))
-    speed(reader)
+        print_rows(g, score(classical, subsample(items[g], sample)))
 
 
 def manifest_report(args: argparse.Namespace) -> None:
@@ -223,11 +243,14 @@ def main() -> int:
     ap.add_argument("--manifest", type=Path, help="read one manifest with the shipped weights instead")
     ap.add_argument("--list", action="store_true", help="with --manifest: list every failure")
     ap.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), default=0, help="with --manifest: turn every photo")
+    ap.add_argument("--parts", nargs="*", choices=("logo", "shipped", "speed"), default=["logo", "shipped", "speed"],
+                    help="the leave-one-group-out table and/or the shipped weights' tables and speed")
+    ap.add_argument("--sample", type=int, default=0, help="the shipped tables read about this many photos a group (0: all)")
     args = ap.parse_args()
     if args.manifest:
         manifest_report(args)
     else:
-        logo(args.folds, args.groups)
+        logo(args.folds, args.groups, set(args.parts), args.sample)
     return 0
 
 
