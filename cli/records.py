@@ -10,11 +10,11 @@ from pathlib import Path
 
 from companion import paths, records, registry
 from companion.config import save_text_atomic
-from companion.errors import ConfigError, RecordError, StoreError
+from companion.errors import ConfigError, RecordError, StoreError, os_reason
 from companion.game import shown
 from companion.session import Session
 
-from .common import open_store, os_reason, print_json
+from .common import open_store, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:

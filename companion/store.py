@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import aside_name
-from .errors import StoreError
+from .errors import StoreError, os_reason
 
 log = logging.getLogger(__name__)
 
@@ -147,9 +147,8 @@ def _machine_reason(e: BaseException, path: Path, again: str) -> str:
             return f"the disk failed to read or write ({e}); check it and {again}"
         return str(e)
     if isinstance(e, OSError):
-        if e.errno == errno.ENOSPC:
-            return f"the disk is full: free space and {again}"
-        return f"{e.filename or path}: {e.strerror or e}"
+        reason = os_reason(e, again)
+        return reason if e.errno == errno.ENOSPC else f"{e.filename or path}: {reason}"
     return str(e)
 
 
