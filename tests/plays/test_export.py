@@ -191,6 +191,17 @@ def test_cli_errors_are_one_line(tmp_path):
         assert len(r.stderr.strip().splitlines()) == 1 and words in r.stderr, r.stderr
 
 
+def test_cli_refuses_an_empty_output_and_the_database_itself(stored):
+    data_dir = stored.store.path.parent
+    db = stored.store.path
+    before = db.read_bytes()
+    for target, words in (("", "-o"), (str(db), "game database itself"), (f"{db}-wal", "game database itself")):
+        r = run("plays", "export", "-o", target, data_dir=data_dir)
+        assert r.returncode == 1 and r.stdout == "", (target, r.stdout[:200], r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert db.read_bytes() == before
+
+
 def test_replay_says_a_cooperative_result_and_a_shared_win(tmp_path):
     hop = run("replay", str(ROOT / "tests/fixtures/sheep-hop/complete-game-table.jsonl"), data_dir=tmp_path)
     assert "Result: You won together: 6 saved, 3 caught: Apprentice Shepherd" in hop.stdout and "Ranking" not in hop.stdout
