@@ -13,7 +13,7 @@ from companion.errors import os_reason
 from companion.store import Store
 
 from . import bgstats, csvout
-from .model import ExportError, Play, plays
+from .model import ExportError, Play, clean_name, plays
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,8 @@ def render(store: Store, format_name: str, since: dt.date | None = None, incompl
     if sessions is not None:
         wanted = set(sessions)
         chosen = [p for p in chosen if p.session_id in wanted]
-    return f.render(chosen, location), len(chosen)
+    # The location is typed like a name (--location, a settings field): cleaned the same way.
+    return f.render(chosen, clean_name(location)), len(chosen)
 
 
 def default_name(format_name: str, now: dt.datetime | None = None) -> str:

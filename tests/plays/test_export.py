@@ -94,6 +94,9 @@ def test_a_shared_win_comes_through_as_a_tie_and_names_lose_control_characters(s
     for fmt in export.FORMATS:
         text = export.render(stored.store, fmt)[0]
         assert "\x07" not in text
+    for fmt in ("bgstats", "bgg-csv"):  # the location is cleaned like a name
+        text = export.render(stored.store, fmt, location="Kitchen\x1b[2J\ntable")[0]
+        assert "Kitchen[2Jtable" in text and "\x1b" not in text and "\\u001b" not in text
 
 
 def test_unfinished_games_only_when_asked_and_marked_incomplete(stored):
