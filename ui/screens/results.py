@@ -59,10 +59,12 @@ NOTES_FONT = 15  # sp: the notes are read at the table, not shrunk below body te
 
 class ResultsScreen(Screen):
     def on_pre_enter(self, *_: Any) -> None:
-        self.ids.tie_break.bind(width=lambda *_: self._fit_notes())
+        # A method, not a lambda: bind() skips a callback already bound, so entering
+        # Results again does not add another copy of the same work to every resize.
+        self.ids.tie_break.bind(width=self._fit_notes)
         self.refresh()
 
-    def _fit_notes(self) -> None:
+    def _fit_notes(self, *_: Any) -> None:
         """Make the notes (tie-break, a scale) as tall as their wrapped text at NOTES_FONT,
         so a long ruling is read whole instead of shrunk or cut."""
         label = self.ids.tie_break
