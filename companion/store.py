@@ -148,7 +148,9 @@ def _machine_reason(e: BaseException, path: Path, again: str) -> str:
         return str(e)
     if isinstance(e, OSError):
         reason = os_reason(e, again)
-        return reason if e.errno == errno.ENOSPC else f"{e.filename or path}: {reason}"
+        # Another file (the data folder, a link's target) is named; the database itself already is.
+        other = e.filename is not None and str(e.filename) != str(path) and e.errno != errno.ENOSPC
+        return f"{e.filename}: {reason}" if other else reason
     return str(e)
 
 

@@ -111,6 +111,7 @@ def test_a_database_path_that_is_not_a_file_is_named(tmp_path: Path, shape: str)
     before = _digest(data) if data.is_dir() else None
     r = bellwether("--data-dir", str(data), "sessions", as_user=shape == "unreadable")
     assert_one_clear_line(r, named, reason)
+    assert r.stderr.count(str(db)) == 1, r.stderr  # the database named once, not "cannot open X: X: ..."
     if before is not None:
         assert _digest(data) == before and not list(data.glob("*.unreadable-*"))
 
