@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import logging
 import os
 import sqlite3
 import time
@@ -30,8 +29,6 @@ from typing import Any
 
 from .config import aside_name
 from .errors import StoreError, os_reason
-
-log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x42574554  # "BWET": marks the file as Bellwether's
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -245,8 +242,8 @@ class Store:
             src = Path(f"{self.path}{suffix}")
             if src.exists():
                 src.rename(Path(f"{target}{suffix}"))
+        # Shown (and logged) by whoever opened the store: the app's message line, the CLI's one line.
         self.notice = f"The game database {self.path} could not be used: {reason}. It was moved to {target}; starting with an empty one."
-        log.warning(self.notice)
 
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
