@@ -151,6 +151,16 @@ class Outcome:
             return self.ranking if self.won else ()
         return self.winners or self.ranking[:1]
 
+    def words(self) -> str:
+        """The result in words for a screen or an export: the game's ``headline``, else
+        who won ("Ann wins", "Ann and Bob share the win"); empty when no one did."""
+        if self.headline:
+            return self.headline
+        winners = self.winner_names()
+        if len(winners) > 1:
+            return f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
+        return f"{winners[0]} wins" if winners else ""
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"ranking": list(self.ranking), "tie_break": self.tie_break}
         if self.winners:

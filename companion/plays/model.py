@@ -103,12 +103,7 @@ def play_of(session: Session, info: SessionInfo) -> Play:
     else:
         winners = outcome.winner_names()
         ranking = outcome.ranking
-        if outcome.headline:
-            result = outcome.headline
-        elif len(winners) > 1:
-            result = f"{' and '.join(map(clean_name, winners))} share the win"
-        else:
-            result = f"{clean_name(winners[0])} wins" if winners else "no winner"
+        result = clean_name(outcome.words()) or "no winner"
     cooperative = game.cooperative or (outcome is not None and outcome.won is not None)
     rank = {n: (1 if n in winners or cooperative else i + 1) for i, n in enumerate(ranking)}
     setup_players = {p["name"]: p for p in session.setup.get("players", [])}
