@@ -49,16 +49,21 @@ def test_the_shipped_weights_are_small_and_load() -> None:
 
 def test_reads_real_webcam_photos(shared_data: Path) -> None:
     folder = shared_data / "dice" / "webcam-train"
-    items = _sample(labelled.webcam(folder), 12)
-    reader = DiceReader()
-    right = total = 0
+    right, total, _found = _read_all(DiceReader().read, _sample(labelled.webcam(folder), 12))
+    assert right / total >= FLOOR["webcam-train"], f"{right}/{total} dice read right"
+
+
+def _read_all(read, items: list[labelled.Labelled]) -> tuple[int, int, int]:
+    """(dice read right by position, labelled dice, readings) over the photos; every reading well formed."""
+    right = total = found = 0
     for item in items:
-        readings = reader.read(read_image(item.path))
+        readings = read(read_image(item.path))
         right += _match(item, readings)
         total += len(item.dice)
+        found += len(readings)
         for r in readings:
-            assert r.kind == "pips" and 0 < r.confidence <= 1 and r.box[2] > 10
-    assert right / total >= FLOOR["webcam-train"], f"{right}/{total} dice read right"
+            assert r.kind == "pips" and 0 < r.confidence <= 1 and r.box[2] > 4
+    return right, total, found
 
 
 def _sample(items: list[labelled.Labelled], n: int, most: int = 48) -> list[labelled.Labelled]:
@@ -75,25 +80,14 @@ def _sample(items: list[labelled.Labelled], n: int, most: int = 48) -> list[labe
 @pytest.mark.parametrize("group", ["fisheye-tray", "iphone-table", "white-paper"])
 def test_reads_real_photos_of_other_cameras(shared_data: Path, group: str) -> None:
     items = _sample(labelled.roboflow(shared_data / "dice" / "roboflow-mixed", [group]), 10, most=5)
-    reader = shared_reader()
-    right = total = 0
-    for item in items:
-        readings = reader.read(read_image(item.path))
-        right += _match(item, readings)
-        total += len(item.dice)
+    right, total, _found = _read_all(shared_reader().read, items)
     assert right / total >= FLOOR[group], f"{group}: {right}/{total} dice read right"
 
 
 def test_coloured_dice_pips_read_as_pips(shared_data: Path) -> None:
     """hex-trays: dice of many colours (light, dark and coloured pips) on felt trays, 5-48 a photo."""
     items = _sample(labelled.roboflow(shared_data / "dice" / "roboflow-mixed", ["hex-trays"]), 6, most=20)
-    reader = shared_reader()
-    right = total = found = 0
-    for item in items:
-        readings = reader.read(read_image(item.path))
-        right += _match(item, readings)
-        total += len(item.dice)
-        found += len(readings)
+    right, total, found = _read_all(shared_reader().read, items)
     assert right / total >= FLOOR["hex-trays"], f"{right}/{total} coloured dice read right"
     assert found <= total * 1.1  # the felt, the tray's rim and the carpet are not dice
 
