@@ -33,6 +33,7 @@ import math
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -45,10 +46,11 @@ from companion.paths import shared_data  # noqa: E402
 from hardware.dice import labelled  # noqa: E402
 from hardware.dice.evaluation import evaluate, load_manifest  # noqa: E402
 from hardware.dice.net import TURNS, WEIGHTS, NetReader  # noqa: E402
-from hardware.dice.reader import DiceReader  # noqa: E402
+from hardware.dice.reader import CLASSICAL_GATE, DiceReader, sure  # noqa: E402
 from hardware.image_file import read_image  # noqa: E402
 
 FOLDS = ROOT / "benchmarks" / "out" / "dice-folds"
+GATE_PHOTOS = 40  # photos (of at most 5 dice) per training group that tune the hybrid's gate, as the network's tuning
 KNOWN_LABEL_FAULTS = {"five_1.jpg", "four_50.jpg", "six_45.jpg", "three_29.jpg", "two_23.jpg", "two_47.jpg"}
 
 
@@ -78,20 +80,31 @@ def match(dice: tuple[labelled.LabelledDie, ...], readings: list) -> int:
     return right
 
 
+def outcome(item: labelled.Labelled, readings: list, ms: float) -> tuple[bool, int, int, bool, float]:
+    """One photo's row: image right, dice right, dice labelled, count right, ms."""
+    got = sorted(r.face for r in readings)
+    return (got == item.values, match(item.dice, readings), len(item.dice), len(got) == len(item.dice), ms)
+
+
+def timed_read(reader, frame: np.ndarray) -> tuple[list, float]:
+    started = time.process_time()
+    readings = reader.read(frame)
+    return readings, 1000 * (time.process_time() - started)
+
+
 def score(reader, items: list[tuple[np.ndarray | None, labelled.Labelled]]) -> dict[str, dict[str, float]]:
-    rows: dict[str, list[tuple[bool, int, int, bool, float]]] = {"all": [], "<=5": []}
+    rows = []
     for img, item in items:
-        frame = read_image(item.path) if img is None else img
-        started = time.process_time()
-        readings = reader.read(frame)
-        ms = 1000 * (time.process_time() - started)
-        got = sorted(r.face for r in readings)
-        row = (got == item.values, match(item.dice, readings), len(item.dice), len(got) == len(item.dice), ms)
-        rows["all"].append(row)
-        if len(item.dice) <= 5:
-            rows["<=5"].append(row)
+        readings, ms = timed_read(reader, read_image(item.path) if img is None else img)
+        rows.append((item, outcome(item, readings, ms)))
+    return summarise(rows)
+
+
+def summarise(rows: list[tuple[labelled.Labelled, tuple[bool, int, int, bool, float]]]) -> dict[str, dict[str, float]]:
+    """The figures of a group's rows: all photos, and those of at most 5 dice."""
+    parts = {"all": [r for _, r in rows], "<=5": [r for item, r in rows if len(item.dice) <= 5]}
     out = {}
-    for k, rs in rows.items():
+    for k, rs in parts.items():
         if rs:
             out[k] = {
                 "images": len(rs),
@@ -166,6 +179,10 @@ def logo(folds: Path, only: list[str] | None, parts: set[str], sample: int) -> N
         logo_table(folds, only, items, header)
     if "shipped" in parts:
         shipped_tables(only, items, header, sample)
+    if "hybrid" in parts:
+        hybrid_table(folds, only, items, header, sample)
+    if "gate" in parts:
+        shipped_gate(only, items)
     if "speed" in parts:
         speed(NetReader(WEIGHTS))
 
@@ -193,6 +210,94 @@ def logo_table(folds: Path, only: list[str] | None, items: dict, header: str) ->
             print_rows(g, score(reader, held))
 
 
+@dataclass
+class Both:
+    """One photo read by the classical reader and by a network, with their times."""
+
+    item: labelled.Labelled
+    classical: list
+    classical_ms: float
+    net: list
+    net_ms: float
+
+    def hybrid(self, gate: float) -> tuple[bool, int, int, bool, float]:
+        """The gated hybrid's row: the classical answer when sure, else the network's (both times paid)."""
+        if sure(self.classical, gate):
+            return outcome(self.item, self.classical, self.classical_ms)
+        return outcome(self.item, self.net, self.classical_ms + self.net_ms)
+
+
+_classical_cache: dict[int, tuple[list, float]] = {}
+
+
+def both_reads(net: NetReader, items: list[tuple[np.ndarray | None, labelled.Labelled]]) -> list[Both]:
+    """Each photo through both readers (the classical reader's readings kept: it is the same in every fold)."""
+    classical = DiceReader(pip_reader="classical")
+    out = []
+    for img, item in items:
+        frame = read_image(item.path) if img is None else img
+        if id(item) not in _classical_cache:
+            _classical_cache[id(item)] = timed_read(classical, frame)
+        out.append(Both(item, *_classical_cache[id(item)], *timed_read(net, frame)))
+    return out
+
+
+def gate_photos(items: dict, groups: list[str]) -> dict[str, list]:
+    return {g: subsample([x for x in items[g] if len(x[1].dice) <= 5], GATE_PHOTOS) for g in groups}
+
+
+def tune_gate(reads: dict[str, list[Both]]) -> tuple[float, float]:
+    """The gate that reads most photos right, each group weighted equally; ties to the lowest gate.
+
+    Candidates: every least confidence the classical reader gave, and one
+    above 1 (never trust it).  Returns (gate, mean image accuracy).
+    """
+    candidates = sorted({min(r.confidence for r in b.classical) for bs in reads.values() for b in bs if b.classical})
+    best = (-1.0, 1.01)
+    for gate in [*candidates, 1.01]:
+        acc = float(np.mean([np.mean([b.hybrid(gate)[0] for b in bs]) for bs in reads.values() if bs]))
+        if acc > best[0] + 1e-12:
+            best = (acc, gate)
+    return best[1], best[0]
+
+
+def hybrid_table(folds: Path, only: list[str] | None, items: dict, header: str, sample: int) -> None:
+    """Leave one group out for the hybrid: the fold's network, its gate tuned on the fold's training groups."""
+    some = f"{sample} photos spread over each held-out group" if sample else "every photo"
+    print(f"Gated hybrid, leave one group out ({some}; the gate tuned on {GATE_PHOTOS} photos of each training group):")
+    print("  (the classical reader was fitted on webcam-train: its webcam-train rows are not held out)")
+    print(header)
+    for g in only or labelled.GROUPS:
+        weights = folds / g
+        if not (weights / "tuning.json").is_file():
+            print(f"  {g:<30} no weights in {weights} (run: make train-dice-folds)")
+            continue
+        net = NetReader(weights)
+        train = [t for t in labelled.GROUPS if t != g]
+        gate, acc = tune_gate({t: both_reads(net, ph) for t, ph in gate_photos(items, train).items()})
+        test = both_reads(net, subsample(items[g], sample))
+        print(f"  {g}: gate {gate:.3f} (training groups' mean image accuracy {acc:.3f})", flush=True)
+        print_rows("    net (fold)", summarise([(b.item, outcome(b.item, b.net, b.net_ms)) for b in test]))
+        print_rows("    classical", summarise([(b.item, outcome(b.item, b.classical, b.classical_ms)) for b in test]))
+        print_rows("    hybrid", summarise([(b.item, b.hybrid(gate)) for b in test]))
+
+
+def shipped_gate(only: list[str] | None, items: dict) -> None:
+    """The shipped gate: tuned with the shipped network on its training groups (all of them)."""
+    groups = only or list(labelled.GROUPS)
+    net = NetReader(WEIGHTS)
+    reads = {g: both_reads(net, ph) for g, ph in gate_photos(items, groups).items()}
+    gate, acc = tune_gate(reads)
+    print(
+        f"Shipped gate, tuned on {GATE_PHOTOS} photos of each of {', '.join(groups)} with the shipped network: "
+        f"{gate:.3f} (mean image accuracy {acc:.3f}; hardware/dice/reader.py has CLASSICAL_GATE = {CLASSICAL_GATE})"
+    )
+    gates = (0.8, 0.85, 0.89, gate, 0.95, 1.01)
+    print("  image accuracy on those photos by gate: " + "  ".join(f"{v:.3f}" for v in gates) + "  (1.01: the network alone)")
+    for g, bs in reads.items():
+        print(f"  {g:<20} " + "  ".join(f"{np.mean([b.hybrid(v)[0] for b in bs]):.3f}" for v in gates))
+
+
 def subsample(group: list, sample: int) -> list:
     """Every k-th photo (in the group's order), about ``sample`` of them; all when 0."""
     return group if not sample or len(group) <= sample else group[:: len(group) // sample][:sample]
@@ -210,6 +315,11 @@ def shipped_tables(only: list[str] | None, items: dict, header: str, sample: int
     classical = DiceReader(pip_reader="classical")
     for g in only or labelled.GROUPS:
         print_rows(g, score(classical, subsample(items[g], sample)))
+    print(f"The gated hybrid (the default, pip_reader='auto', gate {CLASSICAL_GATE}), {some}")
+    print(header)
+    hybrid = DiceReader()
+    for g in only or labelled.GROUPS:
+        print_rows(g, score(hybrid, subsample(items[g], sample)))
 
 
 def manifest_report(args: argparse.Namespace) -> None:
@@ -238,14 +348,15 @@ def manifest_report(args: argparse.Namespace) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--folds", type=Path, default=FOLDS)
+    ap.add_argument("--folds", type=Path, default=FOLDS, help="the fold weights (make train-dice-folds)")
     ap.add_argument("--groups", nargs="*", choices=labelled.GROUPS)
     ap.add_argument("--manifest", type=Path, help="read one manifest with the shipped weights instead")
     ap.add_argument("--list", action="store_true", help="with --manifest: list every failure")
     ap.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), default=0, help="with --manifest: turn every photo")
-    ap.add_argument("--parts", nargs="*", choices=("logo", "shipped", "speed"), default=["logo", "shipped", "speed"],
-                    help="the leave-one-group-out table and/or the shipped weights' tables and speed")
-    ap.add_argument("--sample", type=int, default=0, help="the shipped tables read about this many photos a group (0: all)")
+    ap.add_argument("--parts", nargs="*", choices=("logo", "hybrid", "gate", "shipped", "speed"), default=["logo", "shipped", "speed"],
+                    help="the leave-one-group-out table, the gated hybrid's, the shipped gate's tuning, "
+                    "the shipped readers' tables, speed")
+    ap.add_argument("--sample", type=int, default=0, help="the shipped and hybrid tables read about this many photos a group (0: all)")
     args = ap.parse_args()
     if args.manifest:
         manifest_report(args)

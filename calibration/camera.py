@@ -4,6 +4,7 @@ colour and symbol dice, sampled under the table's own light.
 The profile is ``camera.toml`` in the config dir::
 
     version = 1
+    pip_reader = "auto"     # pip dice: auto (gated hybrid) | net | classical (docs/dice.md)
     [camera]            # backend: picamera2 | opencv | image | video | fake
     backend = "opencv"
     device = 0
@@ -70,6 +71,7 @@ class CameraProfile:
     pip_overrides: dict[str, float] = field(default_factory=dict)
     dice: dict[str, Any] = field(default_factory=dict)  # die name -> hardware.dice.colour.ColourDie
     source: str = "defaults"
+    pip_reader: str = "auto"  # hardware.dice.reader.PIP_READERS
 
     @property
     def pips(self) -> Any:
@@ -80,6 +82,8 @@ class CameraProfile:
     # -- TOML ---------------------------------------------------------------
     def to_toml(self) -> str:
         data: dict[str, Any] = {"version": PROFILE_VERSION, "camera": dict(self.camera)}
+        if self.pip_reader != "auto":
+            data["pip_reader"] = self.pip_reader
         if self.tray is not None:
             data["tray"] = {"region": list(self.tray)}
         if self.pip_overrides:
@@ -153,13 +157,15 @@ def load_profile(path: str | Path | None = None) -> CameraProfile:
 
     from hardware.dice.colour import ColourDie, FaceSample
     from hardware.dice.pips import PipParams
+    from hardware.dice.reader import PIP_READERS
 
     path = Path(path) if path else profile_path()
     if not profile_present(path):
         return CameraProfile(source=f"defaults (no profile at {path})")
     t = load_table(path)
     t.get("version", lambda v: v == PROFILE_VERSION, f"{PROFILE_VERSION} (run calibrate camera again)")
-    t.only("version", "camera", "tray", "pips", "dice")
+    t.only("version", "pip_reader", "camera", "tray", "pips", "dice")
+    pip_reader = t.string("pip_reader", "auto", choices=PIP_READERS)
     cam = t.table("camera", {}).only("backend", "device", "width", "height", "fps", "path")
     camera: dict[str, Any] = {}
     if "backend" in cam:
@@ -234,7 +240,7 @@ def load_profile(path: str | Path | None = None) -> CameraProfile:
             die_px=d.number("die_px", 60.0, lo=8, hi=1000),
             tray_lab=tuple(float(v) for v in tray_lab) if tray_lab and len(tray_lab) == 3 else None,
         )
-    return CameraProfile(camera, tray, overrides, dice, source=str(path))
+    return CameraProfile(camera, tray, overrides, dice, source=str(path), pip_reader=pip_reader)
 
 
 # -- sampling -----------------------------------------------------------------

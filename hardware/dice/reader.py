@@ -1,16 +1,27 @@
 """One entry point for every die: ``DiceReader.read(frame, die)``.
 
-Pip dice ("d6") go to the learned pip reader (``net.NetReader``: find the
-dice, read each top face; ``pips.read_pips``, the former classical reader, when
-``pip_reader`` is "classical"); the Shear Panic and Sheep Hop! dice go
-to the colour/symbol classifier with the faces sampled at calibration.  The
-tray region from the camera profile limits the search for both.
+Pip dice ("d6") are read by ``pip_reader``:
+
+- "auto" (the default): the gated hybrid.  The former classical reader
+  (``pips.read_pips``, tuned on one webcam's ivory dice) answers when it reads
+  at least one die and every die it reads at confidence >= ``gate``; otherwise
+  the learned reader (``net.NetReader``: find the dice, read each top face)
+  does.  On the webcam it was built on the classical reader is right and sure;
+  on other cameras it reads little, and what it reads is unsure, so the gate
+  hands those frames to the network (docs/dice.md: the gate and its tuning).
+- "net": the learned reader alone;
+- "classical": the former reader alone.
+
+The Shear Panic and Sheep Hop! dice go to the colour/symbol classifier with
+the faces sampled at calibration.  The tray region from the camera profile
+limits the search for all of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -18,11 +29,21 @@ from companion.errors import SensorError
 
 from .colour import ColourDie, read_colour_dice
 from .model import Box, DieReading
-from .net import shared_reader
+from .net import WEIGHTS, shared_reader
 from .pips import PipParams, read_pips
 
 PIP_DIE = "d6"
 COLOUR_DICE = ("panic", "regroup", "sheep-hop")
+PIP_READERS = ("auto", "net", "classical")
+# The classical reader's least confidence for its answer to stand.  Tuned by
+# ``benchmarks/dice_eval.py --parts gate`` on the shipped network's training
+# groups (every group); the leave-one-group-out table tunes it per fold.
+CLASSICAL_GATE = 0.929
+
+
+def sure(readings: list[DieReading], gate: float) -> bool:
+    """The classical reader's answer stands: it read dice, every one at confidence >= ``gate``."""
+    return bool(readings) and min(r.confidence for r in readings) >= gate
 
 
 @dataclass
@@ -30,16 +51,24 @@ class DiceReader:
     region: Box | None = None
     pips: PipParams = field(default_factory=PipParams)
     colour: Mapping[str, ColourDie] = field(default_factory=dict)
-    pip_reader: str = "net"  # or "classical": the former pip counter, tuned on one webcam (docs/dice.md)
+    pip_reader: str = "auto"  # one of PIP_READERS
+    gate: float = CLASSICAL_GATE
+    weights: Path = WEIGHTS  # the network's weights (the benchmark's folds use their own)
+
+    def __post_init__(self) -> None:
+        if self.pip_reader not in PIP_READERS:
+            raise ValueError(f"pip_reader: expected one of {', '.join(map(repr, PIP_READERS))}, got {self.pip_reader!r}")
 
     def kinds(self) -> list[str]:
         return [PIP_DIE, *self.colour]
 
     def read(self, frame: np.ndarray, die: str = PIP_DIE) -> list[DieReading]:
         if die == PIP_DIE:
-            if self.pip_reader == "classical":
-                return read_pips(frame, self.region, self.pips)
-            return shared_reader().read(frame, self.region)
+            if self.pip_reader != "net":
+                classical = read_pips(frame, self.region, self.pips)
+                if self.pip_reader == "classical" or sure(classical, self.gate):
+                    return classical
+            return shared_reader(self.weights).read(frame, self.region)
         calibrated = self.colour.get(die)
         if calibrated is None:
             raise SensorError(
@@ -52,4 +81,9 @@ class DiceReader:
         """The reader a camera profile (``calibration.camera.CameraProfile``) describes."""
         if profile is None:
             return cls()
-        return cls(region=profile.tray, pips=profile.pips, colour=dict(profile.dice))  # type: ignore[attr-defined]
+        return cls(
+            region=profile.tray,  # type: ignore[attr-defined]
+            pips=profile.pips,  # type: ignore[attr-defined]
+            colour=dict(profile.dice),  # type: ignore[attr-defined]
+            pip_reader=getattr(profile, "pip_reader", "auto"),
+        )

@@ -224,6 +224,7 @@ OUT_OF_RANGE = [
     ("settings", "[microphone]\nbackend = 3", "microphone.backend", "one of"),
     ("settings", "[microphone]\ndevice = -1", "microphone.device", "0 to 255"),
     ("camera", "[camera]\ndevice = 9999", "camera.device", "0 to 255"),
+    ("camera", 'pip_reader = "neural"', "pip_reader", "one of 'auto', 'net', 'classical'"),
     ("settings", '[microphon]\nbackend = "wav"', "microphon", "one of microphone"),
     ("board", "[meadoww]\nrows = []", "meadoww", "one of sheep, die, meadow, wolves"),
 ]
