@@ -71,11 +71,11 @@ class DetectorParams:
     band_hz: tuple[float, float] = (800.0, 6000.0)  # the fundamental (window centre) must lie here
     half_width_hz: float = 250.0  # the whistle's window: +- this around its centre (trills smear)
     floor_margin_db: float = 6.0  # a bin counts by how far it stands above this much over its floor
-    on_share: float = 0.65  # strict: share of the excess in the whistle's windows
+    on_share: float = 0.6  # strict: share of the excess in the whistle's windows
     off_share: float = 0.45  # loose
     on_snr_db: float = 10.0  # strict: window power over its noise floor
     off_snr_db: float = 5.0  # loose
-    on_dominance_db: float = 3.0  # strict: the window's strongest whitened bin over any other line's
+    on_dominance_db: float = 3.0  # strict: the window's strongest line over any other line's (power over 4x floor)
     off_dominance_db: float = -100.0  # loose: off (a trill's sidebands, a swell of noise: pooling copes)
     low_discount_db: float = 4.0  # below LOW_HZ a competing line must be this much louder to count
     near_hz: float = 800.0  # lines this close to the fundamental's multiples are the whistle's (a pea's sidebands)
@@ -315,7 +315,9 @@ class WhistleDetector:
             # towers over every other line, each measured against its own floor.
             f = fund[:, None]
             rem = np.mod(self._bin_index[None, :], f)
-            near = self._near_bins
+            # Near the multiples, but never so near that nothing is left between them
+            # (at 900 Hz a +-800 Hz zone would leave no "elsewhere" at all).
+            near = np.minimum(self._near_bins, f / 3)
             away = ((rem > near) & (f - rem > near)) | (self._bin_index[None, :] < f - near)
             raw = power[:, lo : hi + 1] - self._margin * self._floor[lo : hi + 1]
             other = (raw * (away * self._other_weight)).max(axis=1)
