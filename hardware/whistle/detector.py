@@ -19,6 +19,11 @@ Evidence, per STFT frame (all frames of a block at once, in numpy):
   a rooster, a baby) fails the frame; one in the band is the whistle's
   (toys often sound their 2nd harmonic loudest).
 - **band SNR**: the window's power against its noise floor.
+- **dominance**: the window's strongest line against the strongest line
+  elsewhere (away from the fundamental's multiples), both as power over a
+  few times their floors, lines below 1 kHz discounted by
+  ``low_discount_db``: a vowel's harmonic alone in the window still loses
+  to the voice's other lines, a steady hum (at its floor) does not count.
 - **voice comb**: lines at a voice's pitch spacing either side of the peak
   (speech and laughter holding one loud harmonic).
 
@@ -30,8 +35,8 @@ voice-like; a few bad frames in between (a trill's chop, a hum's swell, a
 frame where a low tone stole the harmonic check) cost nothing.  A reported
 blow lasts while frames near its pitch keep passing (gaps up to
 ``max_gap_frames``); then a refractory period makes one blow one event.
-Only frames near the reported pitch extend it, so a stray noise frame at
-another pitch cannot hide the next blow.
+Only frames near the reported pitch that follow on from it extend it, so
+a stray noise frame later on cannot hide the next blow.
 
 Window and hop: 512 samples (32 ms), hop 256 (16 ms): 31 Hz bins part a
 whistle from voice harmonics while the window stays short.  With 64 ms live
@@ -71,7 +76,7 @@ class DetectorParams:
     band_hz: tuple[float, float] = (800.0, 6000.0)  # the fundamental (window centre) must lie here
     half_width_hz: float = 250.0  # the whistle's window: +- this around its centre (trills smear)
     floor_margin_db: float = 6.0  # a bin counts by how far it stands above this much over its floor
-    on_share: float = 0.6  # strict: share of the excess in the whistle's windows
+    on_share: float = 0.7  # strict: share of the excess in the whistle's windows
     off_share: float = 0.45  # loose
     on_snr_db: float = 10.0  # strict: window power over its noise floor
     off_snr_db: float = 5.0  # loose
