@@ -64,9 +64,28 @@ class Choice:
     type: str
     payload: Mapping[str, Any] = field(default_factory=dict)
     player: str | None = None
+    group: str | None = None  # choices sharing a group are offered behind one button with this label
+
 
     def event(self, **kw: Any) -> Event:
         return Event(type=self.type, payload=dict(self.payload), player=self.player, **kw)
+
+
+@dataclass(frozen=True)
+class CountsRequest:
+    """Several counts entered at once (one event): a screen shows − / + per field.
+
+    ``fields`` are (payload key, label); the counts must add up to ``total``
+    when it is given.
+    """
+
+    type: str
+    fields: tuple[tuple[str, str], ...]
+    player: str | None = None
+    total: int | None = None
+
+    def event(self, counts: Mapping[str, int], **kw: Any) -> Event:
+        return Event(type=self.type, payload={k: int(counts.get(k, 0)) for k, _ in self.fields}, player=self.player, **kw)
 
 
 @dataclass(frozen=True)
@@ -80,6 +99,8 @@ class Prompt:
     dice: DiceRequest | None = None
     choices: tuple[Choice, ...] = ()
     alert: str | None = None  # a ruling to show large (e.g. a whistle penalty)
+    tone: str = "info"  # of the alert: "penalty" (shown red), "good" (green) or "info" (neutral)
+    counts: CountsRequest | None = None  # counts the table enters at once, besides or instead of choices
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -236,6 +257,10 @@ class Game(ABC):
     def legal_actions(self, state: State) -> list[Event]:
         """Events the rules allow now, where the game can enumerate them."""
         return [c.event() for c in self.prompt(state).choices]
+
+    def describe(self, event: Event) -> str | None:
+        """An event in the players' words for the Log ("Ann ended on a plain square"), or None for the generic wording."""
+        return None
 
     def turn_phase(self, state: State) -> tuple[int, str]:
         """(turn number, phase name) for the log, like boardgame.io's ctx."""

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from companion.config import Table, load_table, profile_present
+from companion.config import Table, is_device, load_table, profile_present
 from companion.errors import BellwetherError, SensorError
 from companion.paths import config_dir
 
@@ -484,8 +484,8 @@ class AudioSettings:
     def from_table(cls, t: Table) -> AudioSettings:
         device = t.get(
             "device",
-            lambda v: isinstance(v, (int, str)) and not isinstance(v, bool),
-            "a device index or part of its name",
+            lambda v: is_device(v),
+            "a device index from 0 to 255 or part of its name",
             None,
         )
         wav = t.string("wav", None)

@@ -28,8 +28,11 @@ class LogRow:
     turn: int | None
 
 
-def describe(event: Event) -> str:
-    """An event in words, e.g. "roll d6: 3, 5" or "whistle by Ann (0.92)"."""
+def describe(event: Event, game: Any = None) -> str:
+    """An event in words, e.g. "roll d6: 3, 5" or "whistle by Ann"; the game's own words where it has them."""
+    said = game.describe(event) if game is not None and hasattr(game, "describe") else None
+    if said:
+        return said
     if event.type == ROLL:
         faces = ", ".join(str(f) for f in event.get("faces", ()))
         text = f"roll {event.get('die', '')}: {faces}"
@@ -37,24 +40,22 @@ def describe(event: Event) -> str:
         blower = event.get("blower") or event.player or "someone"
         text = f"whistle by {blower}"
     else:
-        text = event.type
-        extra = _payload_words(event.payload)
-        if extra:
-            text += f" {extra}"
+        text = event.type.replace("-", " ") + _payload_words(event.payload)
     if event.player and event.type != WHISTLE:
         text = f"{event.player}: {text}"
     return text
 
 
 def _payload_words(payload: Mapping[str, Any]) -> str:
+    """The payload's values in words ("square", "red 3"), never ``key=value``."""
     parts = []
-    for k, v in payload.items():
+    for v in payload.values():
         if isinstance(v, Mapping):
-            v = ", ".join(f"{a}={b}" for a, b in v.items())
+            v = ", ".join(f"{a} {b}" for a, b in v.items())
         elif isinstance(v, (list, tuple)):
             v = ", ".join(str(x) for x in v)
-        parts.append(f"{k}={v}")
-    return " ".join(parts)
+        parts.append(str(v).replace("-", " "))
+    return (": " + ", ".join(parts)) if parts else ""
 
 
 def log_rows(session: Session) -> list[LogRow]:
@@ -78,7 +79,7 @@ def log_rows(session: Session) -> list[LogRow]:
         elif entry.op == "undo" and done:
             redo.append(done.pop())
         event = entry.event
-        text = describe(event) if event is not None else entry.op
+        text = describe(event, session.game) if event is not None else entry.op
         if entry.op != "apply":
             text = f"{entry.op}: {text}"
         when_at = event.time if event is not None and event.time and entry.op == "apply" else entry.at

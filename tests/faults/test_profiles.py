@@ -108,9 +108,9 @@ LOADERS = {
 
 def _base(loader: Loader) -> str:
     if loader.name == "board":
-        from calibration.board import BOARDS, _shipped
+        from calibration.board import _shipped, files
 
-        return _shipped("sheep-hop", BOARDS["sheep-hop"][0], 2)
+        return _shipped("sheep-hop", files("sheep-hop")[0], 2)
     return loader.base
 
 
@@ -222,6 +222,8 @@ OUT_OF_RANGE = [
     ("settings", "[microphone]\nblock_ms = 0", "microphone.block_ms", "from 8 to 64"),
     ("settings", "[microphone]\nblock_ms = nan", "microphone.block_ms", "from 8 to 64"),
     ("settings", "[microphone]\nbackend = 3", "microphone.backend", "one of"),
+    ("settings", "[microphone]\ndevice = -1", "microphone.device", "0 to 255"),
+    ("camera", "[camera]\ndevice = 9999", "camera.device", "0 to 255"),
     ("settings", '[microphon]\nbackend = "wav"', "microphon", "one of microphone"),
     ("board", "[meadoww]\nrows = []", "meadoww", "one of sheep, die, meadow, wolves"),
 ]

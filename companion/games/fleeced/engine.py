@@ -336,6 +336,9 @@ class Fleeced(Game):
         shared = scoring.winners(state)  # everyone level with the leader (scoring.tie_break): a shared win
         return Outcome(ranking, tie, {"points": self.scores(state)}, winners=shared if len(shared) > 1 else ())
 
+    def describe(self, event: Event) -> str | None:
+        return prompts.describe(event)
+
     def turn_phase(self, state: FleecedState) -> tuple[int, str]:
         return (state.turn, state.phase.value)
 
