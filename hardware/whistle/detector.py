@@ -61,6 +61,10 @@ _COMB_LINES = np.concatenate([(s * _COMB_D[:, None] + np.arange(-1, 2)[None, :])
 _COMB_VALLEYS = np.concatenate([s * ((_COMB_D + 1) // 2) for s in (-1, 1)])
 _PEAK = np.arange(-PEAK_HALF_WIDTH, PEAK_HALF_WIDTH + 1)
 _NEAR = np.arange(-1, 2)
+# A weak frame this close after the last one of a reported sound still belongs to it
+# (128 ms: shorter than the 0.3 s refractory, so a lone frame at its end cannot renew it).
+QUIET_FOLLOW_FRAMES = 8
+_QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
 
 
 @dataclass(frozen=True)
@@ -169,8 +173,10 @@ class WhistleDetector:
         self._blow: _Blow | None = None
         self._quiet_until = -1.0  # refractory: no new blow before this stream time
         # The pitch of the reported blow the refractory period follows (None after a
-        # dropped voice or a far quieter blow: then any weak frame extends it).
+        # dropped voice or a far quieter blow: then any weak frame extends it), and
+        # the last frame that was the blow or extended the quiet.
         self._quiet_hz: float | None = None
+        self._quiet_last = -1
         self._gap = 0
 
     @property
@@ -314,11 +320,9 @@ class WhistleDetector:
                 if strong[i] and start >= self._quiet_until:
                     self._blow = _Blow(start, j, j, end, [hz[i]], [f["h2"][i]], [f["level"][i]], [f["margin"][i]],
                                        [f["voice"][i]], [hz[i]], f["level"][i])
-                elif weak[i] and start < self._quiet_until and self._tail_of_quiet(hz[i]):
+                elif weak[i] and start < self._quiet_until and self._tail_of_quiet(hz[i], j):
                     # The blow that was already reported is still going: stay quiet.
-                    # Only frames near its pitch: a weak noise frame elsewhere must not
-                    # stretch the quiet over the next blow's onset (noise seed 10).
-                    self._quiet_until = end + p.refractory_s
+                    self._quiet_until, self._quiet_last = end + p.refractory_s, j
                 continue
             # Same blow: near the pitch it has held, and not fallen far below
             # its loudest frame (a struck die rings and dies within a frame).
@@ -363,13 +367,21 @@ class WhistleDetector:
             elif j - blow.last_good > p.max_gap_frames:
                 if blow.emitted:
                     self._quiet_until = blow.last_end + p.refractory_s
-                    self._quiet_hz = float(np.median(blow.recent_hz))
+                    self._quiet_hz, self._quiet_last = float(np.median(blow.recent_hz)), blow.last_good
                 self._blow = None
         return out
 
-    def _tail_of_quiet(self, hz: float) -> bool:
-        """Whether a weak frame during the refractory period belongs to the blow it follows."""
-        return self._quiet_hz is None or abs(hz - self._quiet_hz) <= self.params.max_jump * self._quiet_hz
+    def _tail_of_quiet(self, hz: float, j: int) -> bool:
+        """Whether a weak frame during the refractory period belongs to the sound it follows:
+        near the reported blow's pitch or a harmonic relation of it (the harmonic check can
+        flip an octave), or following on within ``QUIET_FOLLOW_FRAMES`` from the blow or a
+        frame that extended the quiet (a sound still going, gliding: a rooster, a baby).
+        A lone weak noise frame at another pitch must not stretch the quiet over the next
+        blow's onset (noise seed 10 in tests/calibration/test_whistle_calibration.py)."""
+        if self._quiet_hz is None or j - self._quiet_last <= QUIET_FOLLOW_FRAMES:
+            return True
+        tol = self.params.max_jump
+        return any(abs(hz - m * self._quiet_hz) <= tol * m * self._quiet_hz for m in _QUIET_RELATIONS)
 
     def _detection(self, blow: _Blow, now: float) -> Detection:
         margin = float(np.median(blow.margin))
