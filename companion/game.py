@@ -10,15 +10,37 @@ immutable the caller's state is untouched.
 
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from . import gameinfo
+from .board_check import BoardCheck, DataFile
 from .errors import IllegalAction, SetupError
 from .events import Event
+from .gameinfo import GameInfo
 
 State = Any  # each game's own frozen dataclass
+
+MAX_NAME = 40  # characters of a player's name: room on the 800x480 screen and in a line of output
+
+
+def printable(text: str) -> bool:
+    """No control or format characters (ESC, newline, bidi overrides): safe on a terminal and a screen."""
+    return not any(unicodedata.category(c) in ("Cc", "Cf") for c in text)
+
+
+def shown(text: str) -> str:
+    """``text`` with any control or format character written as an escape (``\\x1b``), for a terminal."""
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+
+
+# Set while a stored game is reopened: its names were accepted when it was created,
+# and a rule added since must not make a stored game unreachable (nothing stored is lost).
+STORED_SETUP: ContextVar[bool] = ContextVar("stored_setup", default=False)
 
 
 @dataclass(frozen=True)
@@ -96,14 +118,40 @@ class Prompt:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The final ranking, best first, and the tie-break that decided it."""
+    """The final ranking, best first, and the tie-break that decided it.
+
+    Screens and exports read it without knowing the game: ``winners`` names a
+    shared win (a tie no rule breaks; empty: the first of the ranking alone);
+    a cooperative game sets ``won`` (the whole table won or lost together, and
+    its ranking is only the seat order); ``headline`` is the result in words
+    and ``notes`` are lines to show under it (a scale, the tie-break).
+    """
 
     ranking: tuple[str, ...]
     tie_break: str | None = None  # a sentence, or None when no tie had to be broken
     detail: Mapping[str, Any] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
+    won: bool | None = None  # cooperative games only
+    headline: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def winner_names(self) -> tuple[str, ...]:
+        """Who won: everyone or no one in a cooperative game, else the shared winners or the first."""
+        if self.won is not None:
+            return self.ranking if self.won else ()
+        return self.winners or self.ranking[:1]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ranking": list(self.ranking), "tie_break": self.tie_break}
+        d: dict[str, Any] = {"ranking": list(self.ranking), "tie_break": self.tie_break}
+        if self.winners:
+            d["winners"] = list(self.winners)
+        if self.won is not None:
+            d["won"] = self.won
+        if self.headline:
+            d["headline"] = self.headline
+        if self.notes:
+            d["notes"] = list(self.notes)
+        return d
 
 
 class Game(ABC):
@@ -114,6 +162,9 @@ class Game(ABC):
     rulebook: ClassVar[str]  # file name in the rules folder
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
+    board_files: ClassVar[tuple[DataFile, ...]] = ()  # board facts shipped as TOML beside the game
+    first_player: ClassVar[str] = ""  # the rulebook's rule for who starts, in words ("" : none given)
+    engine_rolls_first: ClassVar[bool] = False  # the engine's first turn is the roll for first player
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -145,6 +196,12 @@ class Game(ABC):
             if not isinstance(name, str) or not name.strip():
                 raise SetupError(f"players[{i}].name", "a non-empty name", name)
             name = name.strip()
+            if len(name) > MAX_NAME and not STORED_SETUP.get():
+                raise SetupError(f"players[{i}].name", f"a name of at most {MAX_NAME} characters", name)
+            if not printable(name) and not STORED_SETUP.get():
+                # An escape sequence in a name would reach the terminal raw (clear the
+                # screen, forge a "Ranking:" line) and the screen as garbage.
+                raise SetupError(f"players[{i}].name", "a name without control characters", name)
             if name in seen:
                 raise SetupError(f"players[{i}].name", "a name no other player has", name)
             seen.add(name)
@@ -179,6 +236,17 @@ class Game(ABC):
     def state_json(self, state: State) -> dict[str, Any]:
         """What the twin knows, as JSON (``bellwether replay --json``'s ``state``)."""
 
+    # -- what other programs know it by ------------------------------------
+    @property
+    def info(self) -> GameInfo:
+        """BGG id and cooperative flag, from the ``meta.toml`` in the game's package."""
+        return gameinfo.for_module(type(self).__module__)
+
+    @property
+    def cooperative(self) -> bool:
+        """The whole table wins or loses together (Results shows no ranking)."""
+        return self.info.cooperative
+
     # -- optional ----------------------------------------------------------
     def players(self, state: State) -> list[str]:
         return [p["name"] for p in state.setup["players"]]
@@ -201,3 +269,8 @@ class Game(ABC):
     def refuse(self, message: str, rule: str) -> IllegalAction:
         """Build the error for a forbidden event; raise it at the call site."""
         return IllegalAction(message, f"{self.title}, {rule}")
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> BoardCheck | None:
+        """The board check over ``data`` (default: the shipped ``board_files``): the facts
+        printed only on the physical board, in words, corrected by touch; None without any."""
+        return None

@@ -9,6 +9,8 @@ from typing import Any
 
 from companion.events import thaw
 from companion.game import Choice, Prompt
+from companion.games.pendleton_hill import touch as pendleton_touch
+from companion.games.sheep_hop import touch as sheep_hop_touch
 from companion.session import Session
 
 from .history import describe
@@ -19,6 +21,9 @@ MAX_LEGAL_AS_CHOICES = 60  # more would not be usable as a list of buttons
 PICTURE_HANDLES: dict[str, frozenset[str]] = {
     "battle-sheep": frozenset({"place-board"}),  # touch a ringed place, then how the board lies
     "shear-panic": frozenset({"action"}),  # touch a sheep on the twin, then a move
+    # These two games say it themselves (``companion/games/<game>/touch.py``).
+    "pendleton-hill": pendleton_touch.HANDLES,  # touch where a piece goes
+    "sheep-hop": sheep_hop_touch.HANDLES,  # touch a sheep, a wolf's path
 }
 
 

@@ -19,8 +19,11 @@ from typing import Any
 from companion.errors import SetupError
 from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt
+from companion.payload import is_one_of
 
 from . import data
+from .board_check import FILES as BOARD_FILES
+from .board_check import BattleSheepBoard
 from .field import legal_placements, parse_placement, place, placement_problem
 from .hexes import DIRECTIONS, Hex, distance, largest_component, outside_perimeter
 from .state import BattleSheepState, Mode, Phase, Stack
@@ -105,13 +108,18 @@ class BattleSheep(Game):
     rulebook = "battle-sheep.md"
     min_players = 2
     max_players = 4
+    first_player = "the youngest player starts, then clockwise."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> BattleSheepBoard:
+        return BattleSheepBoard(self, players, data or {})
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         s = super().validate_setup(setup)
         opts = s["options"]
         mode = opts.setdefault("mode", Mode.BOARD.value)
-        if mode not in {m.value for m in Mode}:
+        if not is_one_of(mode, {m.value for m in Mode}):
             raise SetupError("options.mode", "'board' or 'quick'", mode)
         # The board data goes into the setup so that a record replays the same
         # field even if the shipped default is later corrected.
@@ -501,10 +509,13 @@ class BattleSheep(Game):
             if len({herds[n] for n in tied}) < len(tied):
                 note += " (equal herds share the place; the rulebook has no further tie-break, listed in turn order)"
             notes.append(note)
+        best = (pastures[ranking[0]], herds[ranking[0]]) if ranking else None
+        shared = tuple(n for n in ranking if (pastures[n], herds[n]) == best)  # equal herds too: a shared win
         return Outcome(
             tuple(ranking),
             "; ".join(notes) or None,
             {"pastures": pastures, "largest_herd": herds},
+            winners=shared if len(shared) > 1 else (),
         )
 
     def state_json(self, state: BattleSheepState) -> dict[str, Any]:
