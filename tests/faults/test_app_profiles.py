@@ -13,19 +13,29 @@ import pytest
 from tests.ui.conftest import ROOT, SHOTS, display, kivy_home  # noqa: F401  (the shared Xvfb fixtures)
 
 
-def _run(display: str, kivy_home: Path, tmp: Path, config: Path) -> dict:  # noqa: F811
+def _run(
+    display: str,  # noqa: F811
+    kivy_home: Path,  # noqa: F811
+    tmp: Path,
+    config: Path,
+    scenario: str = "broken_profiles",
+    data: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> dict:
     out = tmp / "result.json"
+    data = data or tmp / "data"
     env = {
         **os.environ,
         "DISPLAY": display,
         "KIVY_HOME": str(kivy_home),
-        "BELLWETHER_DATA_DIR": str(tmp / "data"),
+        "BELLWETHER_DATA_DIR": str(data),
         "BELLWETHER_CONFIG_DIR": str(config),
+        **(env or {}),
     }
     env.pop("BELLWETHER_AUDIO_BACKEND", None)
     env.pop("BELLWETHER_CAMERA_BACKEND", None)
-    cmd = [sys.executable, "-m", "tests.faults.app_driver", "broken_profiles", "--size", "800x480",
-           "--data-dir", str(tmp / "data"), "--out", str(out), "--shots", str(SHOTS)]  # fmt: skip
+    cmd = [sys.executable, "-m", "tests.faults.app_driver", scenario, "--size", "800x480",
+           "--data-dir", str(data), "--out", str(out), "--shots", str(SHOTS)]  # fmt: skip
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     if not out.exists():
         pytest.fail(f"the app wrote no result (exit {proc.returncode}):\n{proc.stderr[-4000:]}")
@@ -119,3 +129,23 @@ def test_the_app_on_a_read_only_data_folder_ends_with_one_line(display: str, kiv
         f"bellwether: cannot open the game database {data}/games/bellwether.db: {data}/games: Read-only file system"
     ], err[-3000:]
     assert "Traceback" not in err
+
+
+def test_a_disk_that_fills_up_during_play(display: str, kivy_home: Path, tmp_path: Path) -> None:  # noqa: F811
+    from companion import records
+
+    from .conftest import bellwether, small_disk
+
+    with small_disk(tmp_path / "disk", size="1m") as disk:
+        data = disk / "data"
+        r = _run(
+            display, kivy_home, tmp_path, tmp_path / "config", "full_disk_in_play", data, {"FAULTS_DISK": str(disk)}
+        )
+        assert r["before"]["events"] == 1
+        assert r["full"]["events"] == 1 and "the disk is full" in r["full"]["message"], r["full"]
+        assert r["full"]["prompt"].startswith("Bob")  # the refused roll did not move the game
+        assert r["undo_full"]["events"] == 1 and "the disk is full" in r["undo_full"]["message"]
+        assert r["after"]["events"] == 2 and r["after"]["message"] == "" and r["after"]["screen"] == "table"
+        out = bellwether("--data-dir", str(data), "export", str(r["session_id"]))
+        assert out.returncode == 0, out.stderr
+        assert [e.get("faces") for e in records.loads(out.stdout).events] == [(4,), (6,)]  # every acknowledged roll

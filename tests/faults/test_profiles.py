@@ -222,6 +222,8 @@ OUT_OF_RANGE = [
     ("settings", "[microphone]\nblock_ms = 0", "microphone.block_ms", "from 8 to 64"),
     ("settings", "[microphone]\nblock_ms = nan", "microphone.block_ms", "from 8 to 64"),
     ("settings", "[microphone]\nbackend = 3", "microphone.backend", "one of"),
+    ("settings", "[microphone]\ndevice = -1", "microphone.device", "0 to 255"),
+    ("camera", "[camera]\ndevice = 9999", "camera.device", "0 to 255"),
     ("settings", '[microphon]\nbackend = "wav"', "microphon", "one of microphone"),
     ("board", "[meadoww]\nrows = []", "meadoww", "one of sheep, die, meadow, wolves"),
 ]

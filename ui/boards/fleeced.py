@@ -97,7 +97,6 @@ class FleecedPlayer(BoxLayout):
 
 
 class FleecedBoard(Picture, BoxLayout):
-    share = 0.5  # of the Table's width: the answers' half needs 400 px at 800x480 for − / + of 48 px
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

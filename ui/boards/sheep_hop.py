@@ -106,7 +106,7 @@ class WolfColumn(BoxLayout):
     def __init__(self, **kw: Any) -> None:
         super().__init__(orientation="vertical", spacing=dp(2), **kw)
         self.ring = PathRing()
-        self.label = FitLabel(size_hint_y=None, height=dp(22), max_font=sp(15), min_font=sp(14), halign="center")
+        self.label = FitLabel(size_hint_y=None, height=dp(36), max_font=sp(15), min_font=sp(14), halign="center")
         self.steps = BoxLayout(size_hint_y=None, height=0, spacing=dp(4), opacity=0)
         self.earlier = FitButton(text="-", max_font=sp(22))
         self.later = FitButton(text="+", max_font=sp(22))
@@ -121,7 +121,8 @@ class WolfColumn(BoxLayout):
         self.name = name
         ring.length = int(wolf.get("path_length", 0))
         ring.position = int(wolf.get("position", 0))
-        self.label.text = f"{name} wolf: space {ring.position} of {ring.length}, {wolf.get('direction', '?')}"
+        # Two short lines: a wolf's column is narrow at 800x480.
+        self.label.text = f"{name} wolf on {ring.position} of {ring.length}\n{wolf.get('direction', '?')}"
         self.starts = starts
         placing = bool(starts)
         ring.on_place = (lambda k: submit(starts[k]) if k in starts else None) if placing else None

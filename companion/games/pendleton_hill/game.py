@@ -15,7 +15,7 @@ from companion.errors import ConfigError, SetupError
 from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt
 
-from . import actions
+from . import actions, touch
 from .board import board_for, default_board_data, validate_board_data
 from .board_check import FILES as BOARD_FILES
 from .board_check import PendletonHillBoard
@@ -176,7 +176,12 @@ class PendletonHill(Game):
             text = f"{who}: nothing more that your card allows is possible now; say done."
         else:
             text = f"{who}: {_card_text(s)}"
-        return Prompt(who, text, _rule_now(s), expects=expects, choices=choices, alert=alert)
+        # Points scored are good news; a sheep the wolf frightened off is a loss; a correction is neither.
+        tone = "info" if not alert else "good" if "scored" in alert else "penalty" if "frightened" in alert else "info"
+        return Prompt(who, text, _rule_now(s), expects=expects, choices=choices, alert=alert, tone=tone)
+
+    def describe(self, event: Event) -> str | None:
+        return touch.describe(event)
 
     # -- results -----------------------------------------------------------------
     def scores(self, state: HillState) -> dict[str, int]:

@@ -65,3 +65,30 @@ def by_spot(events: list[Event]) -> dict[str, list[Event]]:
 
 def offers(game: Any, state: HillState) -> dict[str, list[Event]]:
     return by_spot(game.legal_actions(state))
+
+
+def describe(event: Event) -> str | None:
+    """An event in the players' words, for the Log ("Ann put Bob's shepherd on 2a")."""
+    t, p, who = event.type, event.payload, event.player
+    whose = p.get("colour", who)
+    mine = "their" if whose == who else f"{whose}'s"
+    scare = f", frightening {p['frighten']}'s sheep" if "frighten" in p else ""
+    words = None
+    if t == "play-card":
+        words = f"played the Sheepdog card as a {p.get('as')}" if p.get("card") == "sheepdog" else f"played a {p.get('card')}"
+    elif t == "place-shepherd":
+        words = f"put {mine} shepherd on {p.get('pasture')}"
+    elif t == "place-sheep":
+        words = f"put {mine} sheep in pen {p.get('pen')}"
+    elif t == "move-flock":
+        src = f"pen {p['pen']}" if "pen" in p else p.get("from")
+        words = f"moved the flock from {src} to {p.get('to')}{scare}"
+    elif t == "move-wolf":
+        words = f"moved the wolf to {p.get('to')}{scare}"
+    elif t == "done":
+        words = "ended the actions"
+    elif t == "draw":
+        words = "drew a card"
+    if words is None:
+        return None
+    return f"{who} {words}" if who else words[0].upper() + words[1:]

@@ -24,7 +24,7 @@ from companion.events import CORRECTION, ROLL, Event, thaw
 from companion.game import Choice, DiceRequest, Game, Outcome, Prompt
 from companion.payload import is_list, is_one_of
 
-from . import data
+from . import data, touch
 from .board_check import FILES as BOARD_FILES
 from .board_check import SheepHopBoard
 from .data import Board, Cell, parse_board
@@ -644,20 +644,21 @@ class SheepHop(Game):
         who = self.players(state)[state.roller]
         # A ruling on screen only for news (sheep caught, a tile's effect); a routine move is in ``last``.
         alert = state.last if state.news and state.last else None
+        tone = "penalty" if alert and "caught" in alert and "caught no sheep" not in alert else "info"
         if state.phase is Phase.OVER:
             o = self.outcome(state)
             assert o is not None
             d = o.detail
             verdict = f"won: {d['title']}" if d["won"] else "lost: the wolves captured as many or more"
             text = f"The game is over: {d['saved']} saved, {d['captured']} captured. The flock {verdict}."
-            return Prompt(None, text, R_END, expects=(CORRECTION,), alert=alert)
+            return Prompt(None, text, R_END, expects=(CORRECTION,), alert=alert, tone=tone)
         if state.phase is Phase.ROLL:
             faces = tuple(f.name for f in state.board.faces)
             dice = DiceRequest(DIE, 1, faces)
             if not state.rolled:
                 text = f"Put each wolf on a space of its path (your choice; touch its ring), then {who}: roll the die."
-                return Prompt(who, text, R_SETUP, expects=(ROLL, WOLF_START, CORRECTION), dice=dice, alert=alert)
-            return Prompt(who, f"{who}: roll the die.", R_TURN, expects=(ROLL, CORRECTION), dice=dice, alert=alert)
+                return Prompt(who, text, R_SETUP, expects=(ROLL, WOLF_START, CORRECTION), dice=dice, alert=alert, tone=tone)
+            return Prompt(who, f"{who}: roll the die.", R_TURN, expects=(ROLL, CORRECTION), dice=dice, alert=alert, tone=tone)
         if state.phase is Phase.CAPTURE:
             face = state.board.face(state.face or "")
             if face is not None and face.kind == "wolves":
@@ -679,6 +680,7 @@ class SheepHop(Game):
                 expects=(CAPTURE,),
                 choices=self._choices(state),
                 alert=alert,
+                tone=tone,
             )
         expects = (SHEEP, PASS, PICK) if state.mode is Mode.TABLE else (SHEEP,)
         if state.picked is not None:
@@ -691,6 +693,7 @@ class SheepHop(Game):
                 expects=expects,
                 choices=self._choices(state),
                 alert=alert,
+                tone=tone,
             )
         if state.phase is Phase.PATOU:
             names = ", ".join(ids[i] for i in state.patou)
@@ -701,6 +704,7 @@ class SheepHop(Game):
                 expects=expects,
                 choices=self._choices(state),
                 alert=alert,
+                tone=tone,
             )
         face = state.board.face(state.face or "")
         names = ", ".join(ids[i] for i in state.eligible)
@@ -712,7 +716,10 @@ class SheepHop(Game):
         text += ", one space or jumps over animals."
         if state.mode is Mode.TABLE and any(t.kind in ANIMAL_TILES for t in state.tiles):
             text += " Tap the sheep, then each animal tile it jumps, in order."
-        return Prompt(who, text, R_SHEEP_FACE, expects=expects, choices=self._choices(state), alert=alert)
+        return Prompt(who, text, R_SHEEP_FACE, expects=expects, choices=self._choices(state), alert=alert, tone=tone)
+
+    def describe(self, event: Event) -> str | None:
+        return touch.describe(event)
 
     def scores(self, state: SheepHopState) -> dict[str, int]:
         # Cooperative: everyone shares the flock's score, the sheep saved.

@@ -59,3 +59,21 @@ def capture_label(caught: list[str]) -> str:
 def capture_event(caught: list[str], order: list[str]) -> Event:
     """The capture of the touched sheep, in the board's order (as the game lists them)."""
     return Event(CAPTURE, {"sheep": [s for s in order if s in caught]})
+
+
+def describe(event: Event) -> str | None:
+    """An event in the players' words, for the Log ("white1 reached the pen")."""
+    t, p = event.type, event.payload
+    if t == WOLF_START:
+        return f"The {p.get('wolf')} wolf starts on space {p.get('position')}"
+    if t == "sheep":
+        jumped = list(p.get("jumped") or ())
+        via = f", jumping the {', the '.join(jumped)}" if jumped else ""
+        done = p.get("pen") is True or (p.get("path") or [None])[-1] == "pen"
+        return f"{p.get('sheep')} {'reached the pen' if done else 'moved'}{via}"
+    if t == CAPTURE:
+        caught = list(p.get("sheep") or ())
+        return f"The wolves caught {' and '.join(caught)}" if caught else "The wolves caught no sheep"
+    if t == "pass":
+        return f"{p['sheep']} could not move" if p.get("sheep") else "No sheep could move"
+    return None

@@ -31,3 +31,18 @@ def test_the_wolf_and_the_frightened_sheep_are_named() -> None:
     t.do("play-card", card="2")
     labels = [touch.label(t.state, e) for e in touch.offers(GAME, t.state)["1b"]]
     assert "The wolf, Ann's sheep runs" in labels and "The wolf, Bob's sheep runs" in labels
+
+
+def test_the_log_and_the_ruling_strip_speak_the_game() -> None:
+    from companion.events import Event
+
+    assert touch.describe(Event("place-shepherd", {"pasture": "2a", "colour": "Bob"}, player="Ann")) == "Ann put Bob's shepherd on 2a"
+    assert touch.describe(Event("move-flock", {"pen": 1, "to": "1a"}, player="Ann")) == "Ann moved the flock from pen 1 to 1a"
+    assert GAME.describe(Event("play-card", {"card": "sheepdog", "as": "2"}, player="Cy")) == "Cy played the Sheepdog card as a 2"
+    t = Table(3)
+    t.start(places=[["2a", "1c"]] * 3)
+    t.do("correction", hill={"1a": {"flock": {"Ann": 1}}})
+    assert GAME.prompt(t.state).tone == "info"  # a correction is neither good nor bad news
+    t.do("play-card", card="2")
+    t.do("move-flock", **{"from": "1a"}, to="2a")
+    assert GAME.prompt(t.state).tone == "good"  # Ann scored 3 on 2a

@@ -30,3 +30,11 @@ def test_captures_are_touched_then_confirmed() -> None:
     e = touch.capture_event(["black2", "white1"], list(GAME.state_json(state)["sheep"]))
     assert e == Event("capture", {"sheep": ["white1", "black2"]})  # in the board's order, as the game lists it
     assert any(c.event().payload == e.payload for c in choices)
+
+
+def test_the_log_and_the_ruling_strip_speak_the_game() -> None:
+    assert GAME.describe(Event("wolf-start", {"wolf": "big", "position": 5})) == "The big wolf starts on space 5"
+    assert GAME.describe(Event("sheep", {"sheep": "white1", "pen": True, "jumped": ["fox"]})) == "white1 reached the pen, jumping the fox"
+    assert GAME.describe(Event("capture", {"sheep": []})) == "The wolves caught no sheep"
+    state = GAME.apply(GAME.apply(new(), roll("big-and-little-wolf")), Event("capture", {"sheep": ["white1"]}))
+    assert GAME.prompt(state).tone == "penalty" and GAME.prompt(state).alert == "the wolves caught white1"
