@@ -346,6 +346,22 @@ class Store:
             ).fetchall()
         return [SessionInfo(r[0], r[1], json.loads(r[2]), r[3], r[4], json.loads(r[5])) for r in rows]
 
+    def delete_session(self, session_id: int) -> None:
+        """Remove a stored game and all its entries (Home's Delete), in one transaction."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM entries WHERE session_id=?", (session_id,))
+            if db.execute("DELETE FROM sessions WHERE id=?", (session_id,)).rowcount == 0:
+                raise StoreError(f"no stored game with id {session_id} (see 'bellwether sessions')")
+
+    def abandon_session(self, session_id: int) -> None:
+        """Mark an unfinished game abandoned (Home's Abandon): it stays in the history, its entries kept.
+
+        The mark lives in the summary, so a game played on after all is no longer abandoned.
+        """
+        summary = {**self.session(session_id).summary, "abandoned": True}
+        with self._transaction() as db:
+            db.execute("UPDATE sessions SET summary=? WHERE id=?", (json.dumps(summary), session_id))
+
     def entries(self, session_id: int) -> Iterator[Entry]:
         with self._reading():
             cur = self.db.execute(

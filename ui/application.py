@@ -429,13 +429,13 @@ class BellwetherApp(App):
                 self.submit(event)
         if status_changed:
             self.sensor_summary = summarise(self.hub)
+            offline = len(self.hub.offline())
+            self.sensor_summary_short = f"Sensors: {offline} offline" if offline else "Sensors online"
             fresh = [i for i in self.hub.ignored.values() if i.path not in self._told_ignored]
             if fresh:  # a broken profile: the sensor runs on defaults, and the table is told which file
                 self._told_ignored.update(i.path for i in fresh)
                 more = f" (and {len(fresh) - 1} more: see the sensor line)" if len(fresh) > 1 else ""
                 self.message = fresh[0].text() + more
-            offline = len(self.hub.offline())
-            self.sensor_summary_short = f"Sensors: {offline} offline" if offline else "Sensors online"
             self.changed()
 
     def _calibrating(self) -> bool:
