@@ -39,6 +39,7 @@ import math
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -196,15 +197,21 @@ def logo(
         speed(NetReader(WEIGHTS))
 
 
-def logo_table(folds: Path, only: list[str] | None, items: dict, header: str) -> None:
-    print("Leave one group out: each group read by the reader trained and tuned on all the others")
-    print(header)
+def fold_readers(folds: Path, only: list[str] | None) -> Iterator[tuple[str, NetReader]]:
+    """(held-out group, its fold's network) for each group whose fold weights exist; the others named."""
     for g in only or labelled.GROUPS:
         weights = folds / g
         if not (weights / "tuning.json").is_file():
             print(f"  {g:<30} no weights in {weights} (run: make train-dice-folds)")
             continue
-        print_rows(g, score(NetReader(weights), items[g]))
+        yield g, NetReader(weights)
+
+
+def logo_table(folds: Path, only: list[str] | None, items: dict, header: str) -> None:
+    print("Leave one group out: each group read by the reader trained and tuned on all the others")
+    print(header)
+    for g, net in fold_readers(folds, only):
+        print_rows(g, score(net, items[g]))
     within = folds / "within"
     if (within / "tuning.json").is_file():
         print("Within group: trained on every group less a fifth of each group's split units, read on those")
@@ -276,12 +283,7 @@ def hybrid_table(folds: Path, only: list[str] | None, items: dict, header: str, 
     print(f"Gated hybrid, leave one group out ({some}; the gate tuned on {GATE_PHOTOS} photos of each training group):")
     print("  (the classical reader was fitted on webcam-train: its webcam-train rows are not held out)")
     print(header)
-    for g in only or labelled.GROUPS:
-        weights = folds / g
-        if not (weights / "tuning.json").is_file():
-            print(f"  {g:<30} no weights in {weights} (run: make train-dice-folds)")
-            continue
-        net = NetReader(weights)
+    for g, net in fold_readers(folds, only):
         train = [t for t in labelled.GROUPS if t != g]
         gate, acc = tune_gate({t: both_reads(net, ph) for t, ph in gate_photos(items, train).items()})
         test = both_reads(net, subsample(items[g], sample))

@@ -50,7 +50,7 @@ def test_video_file_source_plays_and_ends(tmp_path: Path) -> None:
 
 
 def test_missing_files_are_sensor_errors(tmp_path: Path) -> None:
-    with pytest.raises(SensorError, match="cannot read image"):
+    with pytest.raises(SensorError, match="cannot read the image"):
         StillImage(tmp_path / "nope.png")
     with pytest.raises(SensorError, match="cannot open video"):
         VideoFile(tmp_path / "nope.avi")
