@@ -121,6 +121,7 @@ class BellwetherApp(App):
         clipping.install(Window)
         self.store = Store(paths.database_path(self.options.data_dir))
         if self.store.notice:
+            log.warning(self.store.notice)  # the journal keeps it after the screen moves on
             self.message = self.store.notice
         root = Screens()
         Window.bind(on_key_down=self._on_key_down)
