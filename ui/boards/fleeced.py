@@ -35,6 +35,7 @@ SETUP = SetupSpec(
     options=(SetupOption("whistle_margin", "A late whistle counts up to (s)", (1.5, 2.0, 3.0, 1.0)),),
 )
 SETTLE = "settle"
+KNOWN_CARDS_SHOWN = 24  # characters of known card names on a player's line
 
 
 def place(name: str) -> str:
@@ -53,7 +54,10 @@ def player_line(name: str, sj: Mapping[str, Any]) -> str:
     claimed = sheep.get("claimed", {}).get(name, 0)
     hand = sj.get("hands", {}).get(name, [])
     known = [place(str(c)) for c in hand if c != "?"]
-    cards = _cards(len(hand)) + (f" ({', '.join(known)})" if known else "")
+    names = ", ".join(known)
+    # One 14 px line per player: a long hand is counted, not listed (the Table's answers name the cards).
+    cards = _cards(len(hand)) + (f" ({names})" if known and len(names) <= KNOWN_CARDS_SHOWN else
+                                 f" ({len(known)} known)" if known else "")
     police = sj.get("police", {})
     extra = ""
     if name in police.get("in_station", ()):

@@ -75,11 +75,20 @@ class SettingsScreen(Screen):
                 SensorCard(name, spec.purpose if spec else "", status.online, status.reason, status.time, details[name])
             )
         swatches = self.ids.swatches
+        if self._swatches_for == app.palette and swatches.children:
+            self._rest(app)  # the sensors' figures changed, not the palette: the legend stays as it is
+            return
+        self._swatches_for = app.palette
         swatches.clear_widgets()
         for i in range(len(theme.PALETTES[app.palette])):
             sw = theme.swatch(app.palette, i)
             swatches.add_widget(PlayerMark(rgba=list(sw.rgba), shape=theme.shape(i), size_hint_x=None, width=dp(30)))
             swatches.add_widget(FitLabel(text=sw.name, max_font=sp(14), min_font=sp(14)))
+        self._rest(app)
+
+    _swatches_for: str | None = None
+
+    def _rest(self, app: Any) -> None:
         self.ids.palette_standard.state = "down" if app.palette == "standard" else "normal"
         self.ids.palette_cb.state = "down" if app.palette == "colour-blind" else "normal"
         self.ids.speak.state = "down" if app.speak else "normal"
