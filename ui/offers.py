@@ -17,8 +17,11 @@ MAX_LEGAL_AS_CHOICES = 60  # more would not be usable as a list of buttons
 
 # Event types each game's picture (ui/boards) takes by touch instead of a list.
 PICTURE_HANDLES: dict[str, frozenset[str]] = {
-    "battle-sheep": frozenset({"place-board"}),  # touch a ringed place, then how the board lies
-    "shear-panic": frozenset({"action"}),  # touch a sheep on the twin, then a move
+    # every step on the field: a board's place and how it lies, the starting
+    # stacks, a stack then where it stops then how many go, quick mode's figures
+    "battle-sheep": frozenset({"place-board", "start", "pick", "move", "result"}),
+    # touch a sheep, a tile of the command menu, then an arrow on the flock
+    "shear-panic": frozenset({"action", "lamb-push"}),
 }
 
 

@@ -510,38 +510,6 @@ def observe(ctx: Ctx) -> Iterator[float]:
         }
 
 
-@scenario()
-def battle_sheep_build(ctx: Ctx) -> Iterator[float]:
-    """Battle Sheep's field built by touch: a ringed place, then how the board lies."""
-    from kivy.tests.common import UnitTestTouch
-
-    app = ctx.app
-    app.new_game("battle-sheep", {"players": [{"name": "Ann"}, {"name": "Bob"}]})
-    yield 0.5
-    board = app.root.get_screen("table").board
-    field = board.ids.field
-    ctx.result["steps"] = []
-    for _ in range(2):
-        ghosts = sorted(field.ghosts)
-        anchor = ghosts[len(ghosts) // 2]
-        size, ox, oy = field._layout()
-        x, y = field.to_window(*field.centre(*anchor, size, ox, oy))
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
-        yield 0.05
-        touch.touch_up()
-        yield 0.3
-        heading = board.ids.variants_heading.text
-        variants = ctx.buttons(board.ids.variants)
-        problems = ctx.check("battle-sheep-build")
-        yield from ctx.tap(variants[0])
-        ctx.result["steps"].append(
-            {"ghosts": len(ghosts), "heading": heading, "variants": [b.text for b in variants], "problems": problems,
-             "events": len(app.session.events), "field": len(field.field)}
-        )
-    ctx.result["events"] = [e.to_dict() for e in app.session.events]
-
-
 def _tap_scrolled(ctx: Ctx, widget: Any) -> Iterator[float]:
     """Scroll the widget's ScrollView to it (as a finger would), then touch it."""
     from kivy.uix.scrollview import ScrollView
@@ -1186,3 +1154,4 @@ def scrolled_log_is_clipped(ctx: Ctx) -> Iterator[float]:
         pixel = gl.glReadPixels(x, y, 1, 1, gl.GL_RGB, gl.GL_UNSIGNED_BYTE)
         ctx.result["stored_pixel_is_background"] = max(abs(pixel[k] - background[k]) for k in range(3)) <= 8
     ctx.shot("home-stored")
+from . import scenarios_pictures  # noqa: E402, F401  (registers the Shear Panic and Battle Sheep scenarios)

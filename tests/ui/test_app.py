@@ -172,19 +172,6 @@ def test_run_options_game_and_resume_and_the_stored_game_list(scenarios):
     assert missing["screen"] == "home" and any("no stored game with id 99" in t for t in missing["texts"])
 
 
-def test_battle_sheep_pastures_placed_by_touching_the_field(scenarios):
-    r = scenarios.run("battle_sheep_build")
-    first, second = r["steps"]
-    assert first["ghosts"] == 1 and second["ghosts"] > 1
-    for step in (first, second):
-        assert step["heading"].startswith("Board at ") and step["variants"][0].startswith("Turn ")
-        assert step["problems"] == []
-    assert (first["events"], second["events"]) == (1, 2)
-    assert second["field"] > first["field"] > 0
-    assert [e["type"] for e in r["events"]] == ["place-board", "place-board"]
-    assert {e["source"] for e in r["events"]} == {"touch"}
-
-
 @pytest.mark.parametrize("size", ["800x480", "1280x720"])
 def test_the_board_is_checked_once_by_touch_and_used_by_new_games(scenarios, size):
     import tomllib

@@ -17,6 +17,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import sp
+from kivy.properties import BooleanProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.events import ROLL, Event, Source
@@ -65,6 +66,10 @@ def whistle_text(event: Event | None, level: str | None) -> str:
 
 
 class TableScreen(Screen):
+    # The game's picture takes the whole answer by touch: it gets the width of
+    # the screen, and the dice/answers column (with nothing to offer) is hidden.
+    picture_only = BooleanProperty(False)
+
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
         self.board: Any = None
@@ -152,7 +157,10 @@ class TableScreen(Screen):
         self._draw_board(s)
         handled = getattr(self.board, "handles", frozenset())
         self._on_picture = bool(handled & set(prompt.expects))
-        self._draw_entry(prompt.dice, prompt.choices or legal_as_choices(s, prompt, handled))
+        # What the picture takes by touch is not listed again as buttons.
+        choices = tuple(c for c in prompt.choices if c.type not in handled) or legal_as_choices(s, prompt, handled)
+        self.picture_only = self._on_picture and prompt.dice is None and not choices and app.pending_roll is None and self.mode == "roll"
+        self._draw_entry(prompt.dice, choices)
 
     def _mic_level(self, app: Any) -> str | None:
         mic = app.hub.sensors.get("microphone")

@@ -1,0 +1,210 @@
+"""Shear Panic and Battle Sheep played by finger, from Home to Results.
+
+Every step is a real touch (Kivy's test touches at a widget's or a hex's
+window position; a field larger than its view is scrolled first, as a finger
+would drag it); nothing calls into the app.  Which touch to make is read from
+what the screen shows (the outlined hexes, the tile buttons, the arrows) and
+the game's legal moves only pick one of them, as a player would choose.
+On every screen passed, the by-touch checks run (``touch_problems``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .driver import Ctx
+from .scenarios import scenario, wait_for
+
+MIN_TEXT_PX = 14.0
+
+
+def touch_problems(ctx: Ctx, where: str) -> list[str]:
+    """The layout check, plus: text under 14 px, and answer buttons the
+    Table offers that are out of sight (the likely answers must show without
+    scrolling)."""
+    from kivy.uix.label import Label
+    from kivy.uix.scrollview import ScrollView
+
+    from ui import theme
+
+    from .layout import _clip_rect, _visible, _walk, _window_rect, check
+
+    problems = check(ctx.screen, theme.touch_size())
+    for w in _walk(ctx.screen):
+        if isinstance(w, Label) and w.text and _visible(w) and w.font_size < MIN_TEXT_PX - 0.01:
+            r, c = _window_rect(w), _clip_rect(w)
+            if r[2] > c[0] and r[0] < c[2] and r[3] > c[1] and r[1] < c[3]:
+                problems.append(f"text under {MIN_TEXT_PX:.0f} px: {w.text[:30]!r} at {w.font_size:.1f} px")
+    if ctx.app.root.current == "table":
+        entry = ctx.app.root.get_screen("table").ids.entry
+        view = entry.parent
+        if isinstance(view, ScrollView) and _visible(view):
+            vr = _window_rect(view)
+            for b in ctx.buttons(entry):
+                r = _window_rect(b)
+                if r[1] < vr[1] - 1 or r[3] > vr[3] + 1:
+                    problems.append(f"answer {b.text!r} is scrolled out of sight")
+    return [f"{where}: {p}" for p in problems]
+
+
+def _scroll_to_point(view: Any, child: Any, x: float, y: float) -> None:
+    """Scroll ``view`` so that the child's local point (x, y) is in sight."""
+    if child.width > view.width:
+        view.scroll_x = min(1.0, max(0.0, (x - child.x - view.width / 2) / (child.width - view.width)))
+    if child.height > view.height:
+        view.scroll_y = min(1.0, max(0.0, (y - child.y - view.height / 2) / (child.height - view.height)))
+
+
+def tap_at(ctx: Ctx, widget: Any, x: float, y: float) -> Iterator[float]:
+    """A real touch at the widget's local point, scrolled into sight first."""
+    from kivy.tests.common import UnitTestTouch
+    from kivy.uix.scrollview import ScrollView
+
+    view = widget.parent
+    if isinstance(view, ScrollView):
+        _scroll_to_point(view, widget, x, y)
+        yield 0.15
+    wx, wy = widget.to_window(x, y)
+    t = UnitTestTouch(wx, wy)
+    t.touch_down()
+    yield 0.08
+    t.touch_up()
+    yield 0.45
+
+
+def _home_to_table(ctx: Ctx, title: str, players: int, option: str | None = None) -> Iterator[float]:
+    """Home → the game → Setup (default names, only taps) → Start."""
+    problems = ctx.result.setdefault("problems", [])
+    yield from wait_for(lambda: ctx.app.root.current == "home")
+    problems += touch_problems(ctx, "home")
+    yield from ctx.tap_text(title)
+    assert ctx.app.root.current == "setup", ctx.app.root.current
+    setup = ctx.screen
+    while setup.count < players:
+        yield from ctx.tap_text("More")
+    while setup.count > players:
+        yield from ctx.tap_text("Fewer")
+    if option is not None:
+        for _ in range(4):
+            if any(b.text == option for b in ctx.buttons()):
+                break
+            yield from ctx.tap(next(b for b in ctx.buttons() if getattr(b, "option_key", None)))
+        assert any(b.text == option for b in ctx.buttons()), [b.text for b in ctx.buttons()]
+    problems += touch_problems(ctx, "setup")
+    ctx.shot(f"{title.lower().replace(' ', '-')}-setup")
+    yield from ctx.tap_text("Start game")
+    assert ctx.app.root.current == "table", (ctx.app.root.current, setup.ids.error.text)
+
+
+def _results(ctx: Ctx, name: str) -> Iterator[float]:
+    yield from wait_for(lambda: ctx.app.root.current == "results")
+    yield 0.4
+    ctx.result["problems"] += touch_problems(ctx, "results")
+    ctx.result["results_texts"] = ctx.texts()
+    ctx.shot(f"{name}-results")
+
+
+# -- Battle Sheep ----------------------------------------------------------------
+
+
+def _board(ctx: Ctx) -> Any:
+    return ctx.app.root.get_screen("table").board
+
+
+def _tap_hex(ctx: Ctx, h: tuple[int, int]) -> Iterator[float]:
+    field = _board(ctx).ids.field
+    yield from tap_at(ctx, field, *field.centre(*h))
+
+
+def _option(ctx: Ctx, text: str | None = None, index: int = 0) -> Any:
+    buttons = [b for b in ctx.buttons(_board(ctx).ids.options) if text is None or b.text == text]
+    assert buttons, (text, [b.text for b in ctx.buttons(_board(ctx).ids.options)])
+    return buttons[index]
+
+
+@scenario()
+def battle_sheep_complete_by_touch(ctx: Ctx) -> Iterator[float]:
+    """Two players: twelve... eight pasture boards placed, both starts, then
+    every move (a stack, where it stops, how many) until no one can move."""
+    app = ctx.app
+    yield from _home_to_table(ctx, "Battle Sheep", 2)
+    problems = ctx.result["problems"]
+    steps = {"boards": 0, "starts": 0, "moves": 0}
+    smallest_target: list[float] = []
+    for _ in range(200):
+        if app.root.current != "table":
+            break
+        board = _board(ctx)
+        field = board.ids.field
+        phase = app.session.game.state_json(app.session.state)["phase"]
+        problems.extend(touch_problems(ctx, f"table {phase} {sum(steps.values())}"))
+        smallest_target.append(field.hex_size * 3**0.5)
+        assert ctx.app.root.get_screen("table").picture_only, "the picture should take the whole table"
+        if phase == "build":
+            anchors = sorted(field.rings)
+            yield from _tap_hex(ctx, anchors[(7 * steps["boards"]) % len(anchors)])
+            previews = ctx.buttons(board.ids.options)
+            ctx.result.setdefault("previews", []).append(len(previews))
+            if steps["boards"] == 2:
+                ctx.shot("battle-sheep-build")
+            if not any(b.text == "Place it" for b in previews):
+                yield from ctx.tap(previews[-1])
+            if steps["boards"] == 2:
+                problems.extend(touch_problems(ctx, "table build preview"))
+                ctx.shot("battle-sheep-build-preview")
+            yield from ctx.tap(_option(ctx, "Place it"))
+            steps["boards"] += 1
+        elif phase == "start":
+            yield from _tap_hex(ctx, sorted(field.targets)[-1 if steps["starts"] else 0])
+            steps["starts"] += 1
+        elif phase == "play":
+            sources = sorted(field.targets)
+            yield from _tap_hex(ctx, sources[0])
+            ends = sorted(field.targets - {field.picked})
+            yield from _tap_hex(ctx, ends[0])
+            counts = [b for b in ctx.buttons(board.ids.options) if b.text.isdigit()]
+            if steps["moves"] == 1:
+                ctx.shot("battle-sheep-table")
+                # The count on each stack is drawn in its hex.
+                stacks = app.session.game.state_json(app.session.state)["stacks"]
+                labels = {(round(c.center_x), round(c.center_y)): c.text for c in field.children}
+                ctx.result["counts_drawn"] = sorted(
+                    labels.get(tuple(round(v) for v in field.centre(*s["at"])), "") for s in stacks
+                )
+                ctx.result["counts_expected"] = sorted(str(s["count"]) for s in stacks)
+                problems.extend(touch_problems(ctx, "table count"))
+            yield from ctx.tap(counts[-1])
+            steps["moves"] += 1
+        else:
+            raise AssertionError(f"unexpected phase {phase}")
+    ctx.result["steps"] = steps
+    ctx.result["smallest_hex_px"] = min(smallest_target)
+    ctx.result["events"] = [e.type for e in app.session.events]
+    ctx.result["sources"] = sorted({e.source.value for e in app.session.events})
+    yield from _results(ctx, "battle-sheep")
+
+
+@scenario()
+def battle_sheep_quick_by_touch(ctx: Ctx) -> Iterator[float]:
+    """Quick mode (F1): each player's pastures and largest herd with − / +, then Results."""
+    app = ctx.app
+    yield from _home_to_table(ctx, "Battle Sheep", 3, option="Mode: quick")
+    board = _board(ctx)
+    problems = ctx.result["problems"]
+    problems += touch_problems(ctx, "quick entry")
+    ctx.result["results_disabled_before"] = board.ids.results.disabled
+    rows = list(reversed(board.ids.rows.children))
+    wanted = {0: (9, 5), 1: (11, 4), 2: (10, 6)}
+    for i, row in enumerate(rows):
+        p, h = wanted[i]
+        for _ in range(p):
+            yield from ctx.tap(row.ids.p_plus)
+        for _ in range(h - 1):
+            yield from ctx.tap(row.ids.h_plus)
+    ctx.result["shown"] = [(r.ids.name.text, r.ids.pastures.text, r.ids.herd.text) for r in rows]
+    problems += touch_problems(ctx, "quick entry filled")
+    ctx.shot("battle-sheep-quick")
+    yield from ctx.tap(board.ids.results)
+    ctx.result["events"] = [(e.type, e.player, dict(e.payload)) for e in app.session.events]
+    yield from _results(ctx, "battle-sheep-quick")

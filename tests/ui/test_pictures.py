@@ -1,0 +1,33 @@
+"""Shear Panic and Battle Sheep played to the end by touch, in real windows
+(issue 17: the usability test's findings F1, F3, F4, F5, F10, F21, F27, F28)."""
+
+from __future__ import annotations
+
+import pytest
+
+SIZES = ["800x480", "1280x720", "720x1280"]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_battle_sheep_complete_by_touch(scenarios, size):
+    r = scenarios.run("battle_sheep_complete_by_touch", size=size, timeout=240)
+    assert r["problems"] == []
+    assert r["steps"]["boards"] == 8 and r["steps"]["starts"] == 2 and r["steps"]["moves"] > 0
+    assert r["sources"] == ["touch"]
+    # F10: pasture targets a touch apart, a preview of each way a board lies, the count on every stack.
+    assert r["smallest_hex_px"] >= 48 - 0.5
+    assert all(n >= 1 for n in r["previews"])
+    assert r["counts_drawn"] == r["counts_expected"]
+    assert r["results_texts"][0].startswith("Battle Sheep: ")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_battle_sheep_quick_mode_ends_at_results_by_touch(scenarios, size):
+    """F1 (blocker): quick mode had no entry at all."""
+    r = scenarios.run("battle_sheep_quick_by_touch", size=size, timeout=120)
+    assert r["problems"] == []
+    assert r["results_disabled_before"] is True  # nothing entered yet
+    assert r["shown"] == [["Player 1", "9", "5"], ["Player 2", "11", "4"], ["Player 3", "10", "6"]]
+    assert [e[0] for e in r["events"]] == ["result"] * 3
+    assert r["events"][1] == ["result", "Player 2", {"pastures": 11, "largest_herd": 4}]
+    assert r["results_texts"][0] == "Battle Sheep: Player 2 wins"
