@@ -169,6 +169,17 @@ class Game(ABC):
         """Events the rules allow now, where the game can enumerate them."""
         return [c.event() for c in self.prompt(state).choices]
 
+    def describe(self, state: State, event: Event) -> str | None:
+        """``event`` in the table's words, read against the state it applies to
+        (None: the Log's generic wording)."""
+        return None
+
+    def announcements(self, state: State) -> tuple[str, ...]:
+        """What the last steps brought about (a scoring, a shearing), in words,
+        oldest first; the Table shows them and the Log adds the new ones to
+        the event that caused them."""
+        return ()
+
     def turn_phase(self, state: State) -> tuple[int, str]:
         """(turn number, phase name) for the log, like boardgame.io's ctx."""
         return (getattr(state, "turn", 0), str(getattr(state, "phase", "")))

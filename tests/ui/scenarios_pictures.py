@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from .driver import Ctx
-from .scenarios import scenario, wait_for
+from .scenarios import scenario, table_facts, wait_for
 
 MIN_TEXT_PX = 14.0
 
@@ -208,3 +208,104 @@ def battle_sheep_quick_by_touch(ctx: Ctx) -> Iterator[float]:
     yield from ctx.tap(board.ids.results)
     ctx.result["events"] = [(e.type, e.player, dict(e.payload)) for e in app.session.events]
     yield from _results(ctx, "battle-sheep-quick")
+
+
+# -- Shear Panic -----------------------------------------------------------------
+
+
+def _tap_cell(ctx: Ctx, cell: tuple[int, int]) -> Iterator[float]:
+    view = _board(ctx).ids.flock
+    bx, by = view.box(*cell)
+    yield from tap_at(ctx, view, bx + view.cell / 2, by + view.cell / 2)
+
+
+def _tap_arrow(ctx: Ctx, way: str) -> Iterator[float]:
+    cells = {w: c for c, w in _board(ctx).ids.flock.arrow_cells().items()}
+    assert way in cells, (way, cells)
+    yield from _tap_cell(ctx, cells[way])
+
+
+def _tile_button(ctx: Ctx, tile: str) -> Any:
+    return next(b for b in ctx.buttons(_board(ctx).ids.menu) if b.tile == tile)
+
+
+@scenario()
+def shear_panic_complete_by_touch(ctx: Ctx) -> Iterator[float]:
+    """Three players: the truck start, then every turn in the fields (a sheep,
+    a tile of the command menu, an arrow on the flock; panic pushes, Ewe Turns
+    and regroupings as the game asks) until the final pen, then Results."""
+    app = ctx.app
+    yield from _home_to_table(ctx, "Shear Panic", 3)
+    problems = ctx.result["problems"]
+    table = app.root.get_screen("table")
+    game = app.session.game
+    seen: dict[str, Any] = {"announced": [], "labels": set(), "selected_outline": None, "front": set()}
+    counts = {"dice": 0, "choices": 0, "pushes": 0, "actions": 0}
+    for n in range(400):
+        if app.root.current != "table":
+            break
+        state = app.session.state
+        sj = game.state_json(state)
+        prompt = app.session.prompt()
+        board = _board(ctx)
+        if n % 3 == 0 or (sj["phase"] == "action" and counts["actions"] < 2):
+            problems.extend(touch_problems(ctx, f"table {sj['phase']} {n}"))
+        seen["front"].add((sj["facing"], board.ids.front.text))
+        news = board.ids.news_text.text
+        if news and news not in seen["announced"]:
+            seen["announced"].append(news)
+            if len(seen["announced"]) == 1:
+                ctx.shot("shear-panic-scoring")
+        legal = game.legal_actions(state)
+        if prompt.dice is not None:
+            colours = {s["colour"] for s in sj["flock"]}
+            face = next(f for f in prompt.dice.faces if f in colours or f in ("white", "+", "X"))
+            yield 0.2
+            faces = [b for b in ctx.buttons(table.ids.entry) if b.text == str(face)]
+            assert faces, (prompt.text, table_facts(ctx), table.picture_only)
+            yield from ctx.tap(faces[0])
+            counts["dice"] += 1
+        elif sj["phase"] == "push":
+            e = legal[(n * 5) % len(legal)]
+            yield from _tap_cell(ctx, tuple(e.get("sheep")))
+            yield from _tap_arrow(ctx, e.get("direction"))
+            counts["pushes"] += 1
+        elif sj["phase"] == "action":
+            tiles = {t.id: t for t in state.tiles}
+            # The biggest time value first (a shorter game), a tile with a sheep before one without.
+            e = max(legal, key=lambda e: (tiles[e.get("tile")].time, e.get("sheep") is not None))
+            picks = [x for x in legal if x.get("tile") == e.get("tile")]
+            e = picks[(n * 7) % len(picks)]
+            if e.get("sheep") is not None:
+                yield from _tap_cell(ctx, tuple(e.get("sheep")))
+            greyed = [b.text for b in ctx.buttons(_board(ctx).ids.menu) if b.disabled]
+            seen["used_greyed"] = greyed if counts["actions"] == 6 else seen.get("used_greyed")
+            yield from ctx.tap(_tile_button(ctx, e.get("tile")))
+            if counts["actions"] == 0:
+                board = _board(ctx)
+                seen["tile_texts"] = [b.text for b in ctx.buttons(board.ids.menu)]
+                seen["selected_outline"] = board.ids.flock.selected
+                problems.extend(touch_problems(ctx, "table action chosen"))
+                ctx.shot("shear-panic-table")
+            way = e.get("direction") or e.get("side")
+            yield from _tap_arrow(ctx, way)
+            counts["actions"] += 1
+        elif prompt.choices:
+            seen["labels"].update(c.label for c in prompt.choices)
+            yield from ctx.tap(ctx.buttons(table.ids.entry)[0])
+            counts["choices"] += 1
+        else:
+            raise AssertionError(f"nothing to touch in phase {sj['phase']}: {prompt.text}")
+        if app.session.events and app.session.events[-1].source.value != "touch":
+            raise AssertionError("an event not made by touch")
+    ctx.result["counts"] = counts
+    ctx.result["announced"] = seen["announced"]
+    ctx.result["choice_labels"] = sorted(seen["labels"])
+    ctx.result["tile_texts"] = seen.get("tile_texts")
+    ctx.result["used_greyed"] = seen.get("used_greyed")
+    ctx.result["front"] = sorted(seen["front"])
+    ctx.result["sources"] = sorted({e.source.value for e in app.session.events})
+    yield from _results(ctx, "shear-panic")
+    from ui.history import log_rows
+
+    ctx.result["log"] = [r.text for r in log_rows(app.session)]

@@ -105,23 +105,6 @@ def test_a_short_fleeced_turn_with_fake_whistle_and_dice(scenarios):
     assert again["screen"] == "setup" and again["setup"]["names"] == ["Ann", "Bob"]
 
 
-def test_a_shear_panic_action_by_touch_changes_the_twin_and_the_track(scenarios):
-    r = scenarios.run("shear_panic_action")
-    assert r["board_class"] == "ShearPanicBoard"
-    assert r["colours"] == ["red", "yellow", "blue"]
-    assert r["before"]["phase"] == "action" and r["before"]["time_counter"] == 0
-    assert r["heading_before"] == "Touch a sheep, then a move"
-    assert r["frame_heading"] == "Enter it on the picture."
-    assert r["selected_text"].endswith("*") and "legal moves" in r["heading"]
-    assert r["selected_after_log"] == r["selected_text"]  # kept over a look at the Log
-    assert r["problems"] == []
-    assert r["last_event"]["source"] == "touch" and r["last_event"]["type"] == "action"
-    assert r["after"]["rows"] == r["expected"] and r["after"]["rows"] != r["before"]["rows"]
-    assert r["after"]["time_counter"] > 0
-    assert r["status_after"].startswith(f"Time {r['after']['time_counter']} ")
-    assert len(r["twin"]) == 9  # nine sheep on screen, each with its colour's letter
-
-
 @pytest.mark.parametrize("size", ["800x480", "1280x720"])
 def test_the_other_games_have_their_own_pictures_that_fit(scenarios, size):
     r = scenarios.run("boards", size=size)

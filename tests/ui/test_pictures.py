@@ -31,3 +31,22 @@ def test_battle_sheep_quick_mode_ends_at_results_by_touch(scenarios, size):
     assert [e[0] for e in r["events"]] == ["result"] * 3
     assert r["events"][1] == ["result", "Player 2", {"pastures": 11, "largest_herd": 4}]
     assert r["results_texts"][0] == "Battle Sheep: Player 2 wins"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_shear_panic_complete_by_touch(scenarios, size):
+    r = scenarios.run("shear_panic_complete_by_touch", size=size, timeout=300)
+    assert r["problems"] == []
+    assert r["sources"] == ["touch"]
+    assert r["counts"]["actions"] > 10 and r["counts"]["pushes"] > 0
+    assert r["results_texts"][0].startswith("Shear Panic: ")
+    # F5: the command menu in words, used tiles greyed; no tile ids or coordinates anywhere.
+    assert r["tile_texts"][:2] == ["Lamb Push 1", "Lamb Push 3"] and len(r["tile_texts"]) == 12
+    assert r["used_greyed"]
+    shown = [*r["choice_labels"], *r["log"]]
+    assert not [t for t in shown if "[" in t or "lamb-push-" in t or "sheep=" in t]
+    # F4: every scoring announced on the table and in the Log.
+    assert any(a.startswith("Roger's gate! Row 1 (4 pts): ") for a in r["announced"])
+    assert any("Roger's gate!" in line for line in r["log"])
+    # F3: the front marked, with who stands there.
+    assert any("Roger there" in f for _, f in r["front"])
