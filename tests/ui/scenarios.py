@@ -1077,4 +1077,3 @@ def scrolled_log_is_clipped(ctx: Ctx) -> Iterator[float]:
         pixel = gl.glReadPixels(x, y, 1, 1, gl.GL_RGB, gl.GL_UNSIGNED_BYTE)
         ctx.result["stored_pixel_is_background"] = max(abs(pixel[k] - background[k]) for k in range(3)) <= 8
     ctx.shot("home-stored")
-from . import scenarios_pictures  # noqa: E402, F401  (registers the Shear Panic and Battle Sheep scenarios)
