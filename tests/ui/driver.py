@@ -114,6 +114,7 @@ def run(name: str, args: argparse.Namespace) -> int:
 
     from . import scenarios
 
+    scenarios.load_all()
     testing.register()
     scenario: Callable[[Ctx], Iterator[float]] = scenarios.SCENARIOS[name]
     rigs: dict[str, Any] = {}

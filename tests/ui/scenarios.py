@@ -31,6 +31,16 @@ def scenario(real_sensors: bool = False, whistlers: tuple[str, ...] = ("Ann", "B
     return add
 
 
+def load_all() -> None:
+    """Import every ``tests/ui/scenarios_*.py`` module (one per area, so helpers
+    working in parallel add scenarios without touching the same file)."""
+    import importlib
+    from pathlib import Path
+
+    for path in sorted(Path(__file__).parent.glob("scenarios_*.py")):
+        importlib.import_module(f"{__package__}.{path.stem}")
+
+
 def wait_for(cond: Callable[[], bool], timeout: float = 8.0) -> Iterator[float]:
     end = time.monotonic() + timeout
     while not cond():
