@@ -13,39 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from . import touch_check as tc
 from .driver import Ctx
 from .scenarios import scenario, table_facts, wait_for
 
-MIN_TEXT_PX = 14.0
-
 
 def touch_problems(ctx: Ctx, where: str) -> list[str]:
-    """The layout check, plus: text under 14 px, and answer buttons the
-    Table offers that are out of sight (the likely answers must show without
-    scrolling)."""
-    from kivy.uix.label import Label
-    from kivy.uix.scrollview import ScrollView
-
-    from ui import theme
-
-    from .layout import _clip_rect, _visible, _walk, _window_rect, check
-
-    problems = check(ctx.screen, theme.touch_size())
-    for w in _walk(ctx.screen):
-        if isinstance(w, Label) and w.text and _visible(w) and w.font_size < MIN_TEXT_PX - 0.01:
-            r, c = _window_rect(w), _clip_rect(w)
-            if r[2] > c[0] and r[0] < c[2] and r[3] > c[1] and r[1] < c[3]:
-                problems.append(f"text under {MIN_TEXT_PX:.0f} px: {w.text[:30]!r} at {w.font_size:.1f} px")
-    if ctx.app.root.current == "table":
-        entry = ctx.app.root.get_screen("table").ids.entry
-        view = entry.parent
-        if isinstance(view, ScrollView) and _visible(view):
-            vr = _window_rect(view)
-            for b in ctx.buttons(entry):
-                r = _window_rect(b)
-                if r[1] < vr[1] - 1 or r[3] > vr[3] + 1:
-                    problems.append(f"answer {b.text!r} is scrolled out of sight")
-    return [f"{where}: {p}" for p in problems]
+    """Every by-touch check on the screen shown (``touch_check.problems``): the
+    layout check, touch targets, text under 14 px, and every offered answer
+    visible without scrolling or declared by the picture (``touch_offers``)."""
+    return [f"{where}: {p}" for p in tc.problems(ctx)]
 
 
 def _scroll_to_point(view: Any, child: Any, x: float, y: float) -> None:
@@ -58,19 +35,13 @@ def _scroll_to_point(view: Any, child: Any, x: float, y: float) -> None:
 
 def tap_at(ctx: Ctx, widget: Any, x: float, y: float) -> Iterator[float]:
     """A real touch at the widget's local point, scrolled into sight first."""
-    from kivy.tests.common import UnitTestTouch
     from kivy.uix.scrollview import ScrollView
 
     view = widget.parent
     if isinstance(view, ScrollView):
         _scroll_to_point(view, widget, x, y)
         yield 0.15
-    wx, wy = widget.to_window(x, y)
-    t = UnitTestTouch(wx, wy)
-    t.touch_down()
-    yield 0.08
-    t.touch_up()
-    yield 0.45
+    yield from tc.touch_at(ctx, widget, (x, y))
 
 
 def _home_to_table(ctx: Ctx, title: str, players: int, option: str | None = None) -> Iterator[float]:
@@ -78,22 +49,22 @@ def _home_to_table(ctx: Ctx, title: str, players: int, option: str | None = None
     problems = ctx.result.setdefault("problems", [])
     yield from wait_for(lambda: ctx.app.root.current == "home")
     problems += touch_problems(ctx, "home")
-    yield from ctx.tap_text(title)
+    yield from tc.touch_text(ctx, title)
     assert ctx.app.root.current == "setup", ctx.app.root.current
     setup = ctx.screen
     while setup.count < players:
-        yield from ctx.tap_text("More")
+        yield from tc.touch_text(ctx, "More")
     while setup.count > players:
-        yield from ctx.tap_text("Fewer")
+        yield from tc.touch_text(ctx, "Fewer")
     if option is not None:
         for _ in range(4):
             if any(b.text == option for b in ctx.buttons()):
                 break
-            yield from ctx.tap(next(b for b in ctx.buttons() if getattr(b, "option_key", None)))
+            yield from tc.touch(ctx, next(b for b in ctx.buttons() if getattr(b, "option_key", None)))
         assert any(b.text == option for b in ctx.buttons()), [b.text for b in ctx.buttons()]
     problems += touch_problems(ctx, "setup")
     ctx.shot(f"{title.lower().replace(' ', '-')}-setup")
-    yield from ctx.tap_text("Start game")
+    yield from tc.touch_text(ctx, "Start game")
     assert ctx.app.root.current == "table", (ctx.app.root.current, setup.ids.error.text)
 
 
@@ -149,11 +120,11 @@ def battle_sheep_complete_by_touch(ctx: Ctx) -> Iterator[float]:
             if steps["boards"] == 2:
                 ctx.shot("battle-sheep-build")
             if not any(b.text == "Place it" for b in previews):
-                yield from ctx.tap(previews[-1])
+                yield from tc.touch(ctx, previews[-1])
             if steps["boards"] == 2:
                 problems.extend(touch_problems(ctx, "table build preview"))
                 ctx.shot("battle-sheep-build-preview")
-            yield from ctx.tap(_option(ctx, "Place it"))
+            yield from tc.touch(ctx, _option(ctx, "Place it"))
             steps["boards"] += 1
         elif phase == "start":
             yield from _tap_hex(ctx, sorted(field.targets)[-1 if steps["starts"] else 0])
@@ -174,7 +145,7 @@ def battle_sheep_complete_by_touch(ctx: Ctx) -> Iterator[float]:
                 )
                 ctx.result["counts_expected"] = sorted(str(s["count"]) for s in stacks)
                 problems.extend(touch_problems(ctx, "table count"))
-            yield from ctx.tap(counts[-1])
+            yield from tc.touch(ctx, counts[-1])
             steps["moves"] += 1
         else:
             raise AssertionError(f"unexpected phase {phase}")
@@ -199,13 +170,13 @@ def battle_sheep_quick_by_touch(ctx: Ctx) -> Iterator[float]:
     for i, row in enumerate(rows):
         p, h = wanted[i]
         for _ in range(p):
-            yield from ctx.tap(row.ids.p_plus)
+            yield from tc.touch(ctx, row.ids.p_plus)
         for _ in range(h - 1):
-            yield from ctx.tap(row.ids.h_plus)
+            yield from tc.touch(ctx, row.ids.h_plus)
     ctx.result["shown"] = [(r.ids.name.text, r.ids.pastures.text, r.ids.herd.text) for r in rows]
     problems += touch_problems(ctx, "quick entry filled")
     ctx.shot("battle-sheep-quick")
-    yield from ctx.tap(board.ids.results)
+    yield from tc.touch(ctx, board.ids.results)
     ctx.result["events"] = [(e.type, e.player, dict(e.payload)) for e in app.session.events]
     yield from _results(ctx, "battle-sheep-quick")
 
@@ -263,7 +234,7 @@ def shear_panic_complete_by_touch(ctx: Ctx) -> Iterator[float]:
             yield 0.2
             faces = [b for b in ctx.buttons(table.ids.entry) if b.text == str(face)]
             assert faces, (prompt.text, table_facts(ctx), table.picture_only)
-            yield from ctx.tap(faces[0])
+            yield from tc.touch(ctx, faces[0])
             counts["dice"] += 1
         elif sj["phase"] == "push":
             e = legal[(n * 5) % len(legal)]
@@ -280,7 +251,7 @@ def shear_panic_complete_by_touch(ctx: Ctx) -> Iterator[float]:
                 yield from _tap_cell(ctx, tuple(e.get("sheep")))
             greyed = [b.text for b in ctx.buttons(_board(ctx).ids.menu) if b.disabled]
             seen["used_greyed"] = greyed if counts["actions"] == 6 else seen.get("used_greyed")
-            yield from ctx.tap(_tile_button(ctx, e.get("tile")))
+            yield from tc.touch(ctx, _tile_button(ctx, e.get("tile")))
             if counts["actions"] == 0:
                 board = _board(ctx)
                 seen["tile_texts"] = [b.text for b in ctx.buttons(board.ids.menu)]
@@ -292,7 +263,7 @@ def shear_panic_complete_by_touch(ctx: Ctx) -> Iterator[float]:
             counts["actions"] += 1
         elif prompt.choices:
             seen["labels"].update(c.label for c in prompt.choices)
-            yield from ctx.tap(ctx.buttons(table.ids.entry)[0])
+            yield from tc.touch(ctx, ctx.buttons(table.ids.entry)[0])
             counts["choices"] += 1
         else:
             raise AssertionError(f"nothing to touch in phase {sj['phase']}: {prompt.text}")
@@ -309,3 +280,72 @@ def shear_panic_complete_by_touch(ctx: Ctx) -> Iterator[float]:
     from ui.history import log_rows
 
     ctx.result["log"] = [r.text for r in log_rows(app.session)]
+
+
+def _flock_pixels(ctx: Ctx) -> dict[str, list[list[str]]]:
+    """The colour drawn in each cell of the flock picture, read from the window's
+    pixels (top row first, left to right; "." where no sheep colour shows)."""
+    from kivy.graphics import opengl as gl
+
+    from ui.boards.shear_panic import SHEEP_RGBA
+
+    view = _board(ctx).ids.flock
+    c = view.cell
+    ox, oy = view._origin
+    cols, rows = view._span[1] - view._span[0] + 1, view._span[3] - view._span[2] + 1
+    out = []
+    for row in range(rows - 2, 0, -1):  # inside the empty ring, top first
+        line = []
+        for col in range(1, cols - 1):
+            x, y = view.to_window(ox + col * c + c * 0.2, oy + row * c + c * 0.2)
+            px = gl.glReadPixels(int(x), int(y), 1, 1, gl.GL_RGB, gl.GL_UNSIGNED_BYTE)
+            name = next(
+                (n for n, rgba in SHEEP_RGBA.items() if max(abs(px[k] - round(rgba[k] * 255)) for k in range(3)) <= 12),
+                ".",
+            )
+            line.append(name)
+        out.append(line)
+    return {"cells": out}
+
+
+LETTERS = {"R": "red", "Y": "yellow", "B": "blue", "G": "green", "K": "black", ".": "."}
+
+
+@scenario()
+def shear_panic_flock_as_on_table(ctx: Ctx) -> Iterator[float]:
+    """F3 and F27: the flock on screen is the flock on the table (front row at
+    the top while the heads point north; on the left after an Ewe Turn to the
+    left), and a touched sheep keeps its colour."""
+    app = ctx.app
+    yield from _home_to_table(ctx, "Shear Panic", 3)
+    yield 0.5
+    sj = app.session.game.state_json(app.session.state)
+    ctx.result["rows"] = [[LETTERS[ch] for ch in row] for row in sj["rows"]]  # front row first, left to right
+    ctx.result["facing"] = sj["facing"]
+    ctx.result["drawn"] = _flock_pixels(ctx)["cells"]
+    ctx.result["front_label"] = _board(ctx).ids.front.text
+    # White on the panic die: the flock does an Ewe Turn, chosen by touch.
+    yield from tc.touch_face(ctx, "white")
+    ctx.result["turn_choices"] = [c.label for c in app.session.prompt().choices]
+    yield from tc.touch_choice(ctx, "Ewe Turn (panic): turn left")
+    yield 0.5
+    sj = app.session.game.state_json(app.session.state)
+    ctx.result["facing_after"] = sj["facing"]
+    ctx.result["rows_after"] = [[LETTERS[ch] for ch in row] for row in sj["rows"]]
+    ctx.result["drawn_after"] = _flock_pixels(ctx)["cells"]
+    ctx.result["front_after"] = _board(ctx).ids.front.text
+    ctx.shot("shear-panic-turned")
+    # A panic push of a red sheep: touch it, it stays red (outlined), arrows appear.
+    yield from tc.touch_face(ctx, "red")
+    sheep = next(tuple(e.get("sheep")) for e in app.session.game.legal_actions(app.session.state))
+    yield from _tap_cell(ctx, sheep)
+    view = _board(ctx).ids.flock
+    ctx.result["selected"] = list(view.selected or ())
+    from kivy.graphics import opengl as gl
+
+    bx, by = view.box(*sheep)
+    x, y = view.to_window(bx + view.cell * 0.2, by + view.cell * 0.2)
+    ctx.result["selected_pixel"] = list(gl.glReadPixels(int(x), int(y), 1, 1, gl.GL_RGB, gl.GL_UNSIGNED_BYTE))
+    ctx.result["arrows"] = sorted(view.arrow_cells().values())
+    ctx.result["problems"] += touch_problems(ctx, "selected")
+    ctx.shot("shear-panic-selected")

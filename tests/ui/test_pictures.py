@@ -50,3 +50,19 @@ def test_shear_panic_complete_by_touch(scenarios, size):
     assert any("Roger's gate!" in line for line in r["log"])
     # F3: the front marked, with who stands there.
     assert any("Roger there" in f for _, f in r["front"])
+
+
+def test_shear_panic_flock_drawn_as_it_lies_on_the_table(scenarios):
+    """F3 (the picture was the flock's mirror image) and F27 (a touched sheep turned grey)."""
+    r = scenarios.run("shear_panic_flock_as_on_table")
+    assert r["problems"] == []
+    assert r["facing"] == "north"
+    assert r["drawn"] == r["rows"]  # front row (nearest the heads) at the top, left to right as on the table
+    assert r["front_label"].startswith("Heads: up")
+    assert r["turn_choices"] == ["Ewe Turn (panic): turn left", "Ewe Turn (panic): turn right"]
+    assert r["facing_after"] == "west" and r["front_after"].startswith("Heads: left")
+    # Heads to the west: the front row is the leftmost column, the flock's right at the top.
+    front = r["rows_after"][0]
+    assert [line[0] for line in r["drawn_after"]] == list(reversed(front))
+    assert r["selected"] and r["arrows"]
+    assert max(abs(a - b) for a, b in zip(r["selected_pixel"], (214, 41, 41), strict=True)) <= 12  # still red

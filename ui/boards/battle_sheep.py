@@ -271,6 +271,20 @@ class BattleSheepBoard(Picture, BoxLayout):
         self.ids.field_scroll.bind(size=self._fit)
         self.ids.options.bind(width=lambda *_: self._again())  # how many counts fit a row
 
+    def touch_offers(self, session: Session) -> list[Event]:
+        """Every event a finger can make on the picture now (a ring and a
+        preview; an edge pasture; a stack, where it stops and a count)."""
+        try:
+            legal = session.game.legal_actions(session.state)
+        except Exception:
+            return []
+        out: list[Event] = [e for options in touch.placements_by_anchor(legal).values() for e in options]
+        out += list(touch.start_pastures(legal).values())
+        who = session.prompt().player
+        slides = touch.slides(legal)
+        out += [slides.move(src, dst, k, who) for src, ends in slides.ends.items() for dst, most in ends.items() for k in range(1, most + 1)]
+        return out
+
     # -- what is held while the Table shows another view --------------------
     def held(self) -> Any:
         return (self.anchor, self.option, self.source, self.dest, {k: list(v) for k, v in self.figures.items()})

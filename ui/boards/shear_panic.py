@@ -391,6 +391,15 @@ class ShearPanicBoard(BoxLayout):
         if self.session is not None:
             self.update(self.session)
 
+    def touch_offers(self, session: Session) -> list[Event]:
+        """Every event a finger can make on the picture now: a sheep (if the
+        tile takes one), a tile (if it is a menu action), an arrow."""
+        try:
+            legal = session.game.legal_actions(session.state)
+        except Exception:
+            return []
+        return [e for by_sheep in words.touches(session.state, legal).values() for ways in by_sheep.values() for e in ways.values()]
+
     # -- what is held while the Table shows another view ---------------------
     def held(self) -> Any:
         return (self.selected, self.tile)
