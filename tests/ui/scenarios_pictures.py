@@ -114,7 +114,9 @@ def battle_sheep_complete_by_touch(ctx: Ctx) -> Iterator[float]:
         assert ctx.app.root.get_screen("table").picture_only, "the picture should take the whole table"
         if phase == "build":
             anchors = sorted(field.rings)
-            yield from _tap_hex(ctx, anchors[(7 * steps["boards"]) % len(anchors)])
+            anchor = anchors[(7 * steps["boards"]) % len(anchors)]
+            yield from _tap_hex(ctx, anchor)
+            yield from wait_for(lambda a=anchor: _board(ctx).anchor == a, 5)
             previews = ctx.buttons(board.ids.options)
             ctx.result.setdefault("previews", []).append(len(previews))
             if steps["boards"] == 2:
@@ -129,11 +131,14 @@ def battle_sheep_complete_by_touch(ctx: Ctx) -> Iterator[float]:
         elif phase == "start":
             yield from _tap_hex(ctx, sorted(field.targets)[-1 if steps["starts"] else 0])
             steps["starts"] += 1
+            yield from wait_for(lambda k=steps["boards"] + steps["starts"]: len(app.session.events) == k, 5)
         elif phase == "play":
             sources = sorted(field.targets)
             yield from _tap_hex(ctx, sources[0])
+            yield from wait_for(lambda: _board(ctx).source == sources[0], 5)
             ends = sorted(field.targets - {field.picked})
             yield from _tap_hex(ctx, ends[0])
+            yield from wait_for(lambda: _board(ctx).dest == ends[0], 5)
             counts = [b for b in ctx.buttons(board.ids.options) if b.text.isdigit()]
             if steps["moves"] == 1:
                 ctx.shot("battle-sheep-table")
@@ -190,7 +195,14 @@ def _tap_cell(ctx: Ctx, cell: tuple[int, int]) -> Iterator[float]:
     yield from tap_at(ctx, view, bx + view.cell / 2, by + view.cell / 2)
 
 
+def _tap_sheep(ctx: Ctx, cell: tuple[int, int]) -> Iterator[float]:
+    yield from _tap_cell(ctx, cell)
+    # A ScrollView hands the tap on after its scroll timeout; on a busy machine later.
+    yield from wait_for(lambda: _board(ctx).selected == cell, 5)
+
+
 def _tap_arrow(ctx: Ctx, way: str) -> Iterator[float]:
+    yield from wait_for(lambda: way in _board(ctx).ids.flock.arrow_cells().values(), 5)
     cells = {w: c for c, w in _board(ctx).ids.flock.arrow_cells().items()}
     assert way in cells, (way, cells)
     yield from _tap_cell(ctx, cells[way])
@@ -238,7 +250,7 @@ def shear_panic_complete_by_touch(ctx: Ctx) -> Iterator[float]:
             counts["dice"] += 1
         elif sj["phase"] == "push":
             e = legal[(n * 5) % len(legal)]
-            yield from _tap_cell(ctx, tuple(e.get("sheep")))
+            yield from _tap_sheep(ctx, tuple(e.get("sheep")))
             yield from _tap_arrow(ctx, e.get("direction"))
             counts["pushes"] += 1
         elif sj["phase"] == "action":
@@ -248,7 +260,7 @@ def shear_panic_complete_by_touch(ctx: Ctx) -> Iterator[float]:
             picks = [x for x in legal if x.get("tile") == e.get("tile")]
             e = picks[(n * 7) % len(picks)]
             if e.get("sheep") is not None:
-                yield from _tap_cell(ctx, tuple(e.get("sheep")))
+                yield from _tap_sheep(ctx, tuple(e.get("sheep")))
             greyed = [b.text for b in ctx.buttons(_board(ctx).ids.menu) if b.disabled]
             seen["used_greyed"] = greyed if counts["actions"] == 6 else seen.get("used_greyed")
             yield from tc.touch(ctx, _tile_button(ctx, e.get("tile")))
@@ -338,7 +350,7 @@ def shear_panic_flock_as_on_table(ctx: Ctx) -> Iterator[float]:
     # A panic push of a red sheep: touch it, it stays red (outlined), arrows appear.
     yield from tc.touch_face(ctx, "red")
     sheep = next(tuple(e.get("sheep")) for e in app.session.game.legal_actions(app.session.state))
-    yield from _tap_cell(ctx, sheep)
+    yield from _tap_sheep(ctx, sheep)
     view = _board(ctx).ids.flock
     ctx.result["selected"] = list(view.selected or ())
     from kivy.graphics import opengl as gl

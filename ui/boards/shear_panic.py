@@ -478,7 +478,7 @@ class ShearPanicBoard(BoxLayout):
         self.ids.status.text = f"Time {t} of {n} · {field}\n" + " · ".join(
             f"{p} ({colours.get(p, '?')}) {scores.get(p, 0)}" for p in session.players()
         )
-        said = [s["words"] for s in sj.get("scoring", ()) if s.get("words")]
+        said = list(sj.get("announced", ()))
         news = self.ids.news
         self.ids.news_text.text = " ".join(said)
         news.height = dp(40) if said else 0

@@ -313,10 +313,8 @@ class ShearPanic(Game):
             "panic_space": t in track.panic,
             "push_colour": state.push_colour,
             "regroup_die": state.regroup_face,
-            "scoring": [
-                {"reason": s.reason, "points": dict(s.points), "shorn": list(s.shorn), "words": s.words}
-                for s in state.scoring
-            ],
+            "scoring": [{"reason": s.reason, "points": dict(s.points), "shorn": list(s.shorn)} for s in state.scoring],
+            "announced": [s.words for s in state.scoring if s.words],  # the same phases in words
             "notice": state.notice,
             "track": track.to_json(),
         }

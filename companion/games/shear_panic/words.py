@@ -124,7 +124,7 @@ def rows_words(grid: Mapping[Pos, str], from_front: bool, players: Mapping[str, 
             n = in_row.count(colour)
             scored.append(f"{who}'s {_plural(n, colour, colour + 's')} +{n * pts}")
         if in_row:
-            parts.append(f"Row {row + 1} ({pts} pts): " + (", ".join(scored) if scored else "nobody's sheep"))
+            parts.append(f"Row {row + 1} ({pts} {'pt' if pts == 1 else 'pts'}): " + (", ".join(scored) if scored else "nobody's sheep"))
     return "; ".join(parts)
 
 
