@@ -135,10 +135,10 @@ def battle_sheep_complete_by_touch(ctx: Ctx) -> Iterator[float]:
         elif phase == "play":
             sources = sorted(field.targets)
             yield from _tap_hex(ctx, sources[0])
-            yield from wait_for(lambda: _board(ctx).source == sources[0], 5)
+            yield from wait_for(lambda h=sources[0]: _board(ctx).source == h, 5)
             ends = sorted(field.targets - {field.picked})
             yield from _tap_hex(ctx, ends[0])
-            yield from wait_for(lambda: _board(ctx).dest == ends[0], 5)
+            yield from wait_for(lambda h=ends[0]: _board(ctx).dest == h, 5)
             counts = [b for b in ctx.buttons(board.ids.options) if b.text.isdigit()]
             if steps["moves"] == 1:
                 ctx.shot("battle-sheep-table")
