@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import paths, registry
-from companion.config import load_toml
+from companion.config import load_toml, profile_present
 from companion.errors import ConfigError, SetupError
 
 
@@ -91,7 +91,7 @@ def setup_options(game: str, players: int, config_dir: str | None = None) -> dic
     options: dict[str, Any] = {}
     for f in BOARDS[game]:
         path = folder / f.file_for(players)
-        if path.exists():
+        if profile_present(path):
             try:
                 options[f.option] = f.extract(load_toml(path))
             except KeyError as e:

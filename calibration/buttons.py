@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.config import dump_toml, load_table, save_text_atomic
+from companion.config import dump_toml, load_table, profile_present, save_text_atomic
 from companion.errors import BellwetherError, ConfigError
 from companion.paths import config_dir
 
@@ -55,10 +55,11 @@ def load_profile(path: str | Path | None = None) -> Any:
     from hardware.buttons import ROLES, SCHEMES, ButtonMap
 
     path = Path(path) if path else profile_path()
-    if not path.exists():
+    if not profile_present(path):
         return None
     t = load_table(path)
     t.get("version", lambda v: v == PROFILE_VERSION, f"{PROFILE_VERSION} (run calibrate buttons again)")
+    t.only("version", "scheme", "bounce_ms", "hold_ms", "pull_up", "backend", "pins")
     pins_table = t.table("pins")
     pins = {}
     for role in pins_table.data:

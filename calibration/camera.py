@@ -34,12 +34,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.config import dump_toml, load_table, save_text_atomic
+from companion.config import dump_toml, load_table, profile_present, save_text_atomic
 from companion.errors import BellwetherError, ConfigError
 from companion.paths import config_dir
 
@@ -100,7 +101,47 @@ class CameraProfile:
 
 
 def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _lab_in_range(lab: list[float]) -> bool:
+    return 0 <= lab[0] <= 100 and all(-128 <= v <= 127 for v in lab[1:])
+
+
+# The range of every pip-reader number a profile may set: (lo, hi, above), with
+# ``above`` a strict lower bound (a zero kernel or reference width breaks the
+# reader).  A parameter not listed gets the range its unit implies
+# (companion.config.unit_range).
+PIP_RANGES: dict[str, tuple[float | None, float | None, float | None]] = {
+    "reference_width": (None, 8192, 0),
+    "kernel": (1, 255, None),
+    "die_kernel": (1, 1023, None),
+    "min_area": (None, 100_000, 0),
+    "max_area": (None, 1_000_000, 0),
+    "min_contrast": (0, 1, None),
+    "min_background": (0, 255, None),
+    "max_elongation": (1, 100, None),
+    "min_ring": (0, 1, None),
+    "min_fill": (0, 1, None),
+    "die_size": (None, 100, 0),
+    "min_die_gap": (None, 100, 0),
+    "face_span": (None, 100, 0),
+    "die_contrast": (0, 255, None),
+    "min_top": (0, 1, None),
+    "min_face": (0, 1, None),
+    "nadir_x": (-100, 100, None),
+    "nadir_y": (-100, 100, None),
+    "nadir_distance": (None, 100, 0),
+    "min_view_evidence": (0, 100, None),
+    "min_view_agreement": (0, 1, None),
+    "max_view_misfit": (0, 10, None),
+    "contrast_steps": (1, 10, None),
+    "min_pattern_top": (0, 1, None),
+    "max_region_pips": (1, 1000, None),
+    "sharp_contrast": (None, 1, 0),
+    "blur_contrast": (0, 1, None),
+    "min_blur_contrast": (0, 1, None),
+}
 
 
 def load_profile(path: str | Path | None = None) -> CameraProfile:
@@ -114,11 +155,12 @@ def load_profile(path: str | Path | None = None) -> CameraProfile:
     from hardware.dice.pips import PipParams
 
     path = Path(path) if path else profile_path()
-    if not path.exists():
+    if not profile_present(path):
         return CameraProfile(source=f"defaults (no profile at {path})")
     t = load_table(path)
     t.get("version", lambda v: v == PROFILE_VERSION, f"{PROFILE_VERSION} (run calibrate camera again)")
-    cam = t.table("camera", {})
+    t.only("version", "camera", "tray", "pips", "dice")
+    cam = t.table("camera", {}).only("backend", "device", "width", "height", "fps", "path")
     camera: dict[str, Any] = {}
     if "backend" in cam:
         camera["backend"] = cam.string("backend", choices=BACKENDS)
@@ -133,29 +175,43 @@ def load_profile(path: str | Path | None = None) -> CameraProfile:
     if "path" in cam:
         camera["path"] = cam.string("path")
     tray = None
-    region = t.table("tray", {}).list(
-        "region", None, of=lambda v: isinstance(v, int) and v >= 0, expected="[x, y, width, height] in whole pixels"
+    region = (
+        t.table("tray", {})
+        .only("region")
+        .list(
+            "region",
+            None,
+            of=lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+            expected="[x, y, width, height] in whole pixels",
+        )
     )
     if region is not None:
         if len(region) != 4 or region[2] < 16 or region[3] < 16:
             raise ConfigError(path, "tray.region", "[x, y, width, height] with width and height >= 16", region)
+        if region[0] + region[2] > camera["width"] or region[1] + region[3] > camera["height"]:
+            raise ConfigError(
+                path,
+                "tray.region",
+                f"a region inside the {camera['width']}x{camera['height']} frame (x + width <= "
+                f"{camera['width']}, y + height <= {camera['height']})",
+                region,
+            )
         tray = (region[0], region[1], region[2], region[3])
-    pip_table = t.table("pips", {})
-    known = {f.name: f.type for f in dataclasses.fields(PipParams)}
-    overrides: dict[str, float] = {}
-    for key in pip_table.data:
-        if key not in known:
-            raise ConfigError(path, f"pips.{key}", "one of " + ", ".join(known), key)
-        overrides[key] = pip_table.integer(key) if known[key] == "int" else pip_table.number(key)
+    known = {f.name: "int" if f.type == "int" else "float" for f in dataclasses.fields(PipParams)}
+    overrides = t.table("pips", {}).overrides(known, PIP_RANGES)
+    if overrides.get("min_area", PipParams.min_area) >= overrides.get("max_area", PipParams.max_area):
+        raise ConfigError(path, "pips.min_area", "a number below pips.max_area", overrides.get("min_area"))
     dice = {}
     for name in t.table("dice", {}).data:
-        d = t.table("dice").table(name)
+        d = t.table("dice").table(name).only("kind", "die_px", "tray_lab", "faces")
         faces = []
         for fname in d.table("faces").data:
-            f = d.table("faces").table(fname)
+            f = d.table("faces").table(fname).only("lab", "symbol")
             lab = f.list("lab", of=_number, expected="[L, a, b] numbers")
-            if len(lab) != 3:
-                raise ConfigError(path, f"dice.{name}.faces.{fname}.lab", "[L, a, b] numbers", lab)
+            if len(lab) != 3 or not _lab_in_range(lab):
+                raise ConfigError(
+                    path, f"dice.{name}.faces.{fname}.lab", "[L, a, b] with L 0 to 100, a and b -128 to 127", lab
+                )
             symbol = None
             rows = f.list(
                 "symbol",
@@ -171,6 +227,8 @@ def load_profile(path: str | Path | None = None) -> CameraProfile:
         if not faces:
             raise ConfigError(path, f"dice.{name}.faces", "at least one sampled face", "none")
         tray_lab = d.list("tray_lab", None, of=_number, expected="[L, a, b] numbers")
+        if tray_lab is not None and (len(tray_lab) != 3 or not _lab_in_range(tray_lab)):
+            raise ConfigError(path, f"dice.{name}.tray_lab", "[L, a, b] with L 0 to 100, a and b -128 to 127", tray_lab)
         dice[name] = ColourDie(
             die=name,
             kind=d.string("kind", "colour", choices=("colour", "symbol")),

@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from companion.config import Table, dump_toml, load_table, save_text_atomic
+from companion.config import Table, dump_toml, load_table, profile_present, save_text_atomic
 from companion.errors import BellwetherError, ConfigError
 from companion.paths import config_dir
 
@@ -114,6 +114,36 @@ class Profile:
         return save_text_atomic(Path(path) if path else profile_path(), self.to_toml())
 
 
+# The range of every detector number a profile may set: (lo, hi, above), where
+# ``above`` is a strict lower bound (a zero time constant or duration disables
+# the detector).  A parameter not listed gets the range its unit implies
+# (companion.config.unit_range).
+DETECTOR_RANGES: dict[str, tuple[float | None, float | None, float | None]] = {
+    "on_tonality_db": (0, 100, None),
+    "off_tonality_db": (0, 100, None),
+    "on_dominance_db": (0, 100, None),
+    "off_dominance_db": (0, 100, None),
+    "on_snr_db": (0, 100, None),
+    "off_snr_db": (0, 100, None),
+    "sub_harmonic_db": (0, 100, None),
+    "voice_db": (-100, 0, None),
+    "max_voiced_fraction": (0, 1, None),
+    "voice_patience_frames": (0, 1000, None),
+    "min_duration_s": (None, 10, 0),
+    "min_strong_frames": (1, 1000, None),
+    "max_gap_frames": (0, 1000, None),
+    "max_misses_before_detection": (0, 1000, None),
+    "max_jump": (None, 1, 0),
+    "max_drop_db": (None, 100, 0),
+    "refractory_s": (0, 10, None),
+    "min_level_db": (-200, 200, None),  # power in the detector's dB scale, not dBFS: learned values are positive
+    "max_blow_s": (None, 60, 0),
+    "noise_rise_s": (None, 600, 0),
+    "noise_fall_s": (None, 600, 0),
+}
+MIN_BAND_RATIO = 1.2  # a band narrower than about three semitones misses a whistle that wavers
+
+
 def _finite(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e9
 
@@ -128,40 +158,49 @@ def load_profile(path: str | Path | None = None) -> Profile:
     from hardware.whistle.signature import Signature
 
     path = Path(path) if path else profile_path()
-    if not path.exists():
+    if not profile_present(path):
         return Profile(source=f"defaults (no profile at {path})")
     t = load_table(path)
     version = t.get("version", lambda v: isinstance(v, int), "a whole number", None)
     if version != PROFILE_VERSION:
         log.warning("%s: whistle profile version %s, expected %s; using defaults", path, version, PROFILE_VERSION)
         return Profile(source=f"defaults (stale profile at {path}: version {version}, run calibrate whistle again)")
+    t.only("version", "created", "detector", "noise", "whistle")
     det = t.table("detector", {})
     band = det.list("band_hz", None, of=_finite, expected="[low, high] in Hz")
-    if band is not None and (len(band) != 2 or not 0 < band[0] < band[1] <= 8000):
-        raise ConfigError(path, "detector.band_hz", "[low, high] with 0 < low < high <= 8000", band)
-    numeric = {f.name for f in dataclasses.fields(DetectorParams) if f.type in ("float", "int")}
-    overrides: dict[str, float] = {}
-    for key in det.data:
-        if key == "band_hz":
-            continue
-        if key not in numeric:
-            raise ConfigError(path, f"detector.{key}", "one of band_hz, " + ", ".join(sorted(numeric)), key)
-        overrides[key] = det.number(key) if isinstance(det.data[key], float) else det.integer(key)
-    noise = t.table("noise", {}).list("spectrum_db", None, of=_finite, expected="a list of numbers (dB)")
+    if band is not None and (len(band) != 2 or not 0 < band[0] < band[1] <= 8000 or band[1] < band[0] * MIN_BAND_RATIO):
+        raise ConfigError(
+            path,
+            "detector.band_hz",
+            f"[low, high] with 0 < low < high <= 8000 and high >= {MIN_BAND_RATIO} x low",
+            band,
+        )
+    fields = {f.name: "int" if f.type == "int" else "float" for f in dataclasses.fields(DetectorParams)}
+    numeric = {k: v for k, v in fields.items() if k != "band_hz"}
+    det.only("band_hz", *numeric)
+    det_data = {k: v for k, v in det.data.items() if k != "band_hz"}
+    overrides = Table(det_data, path, "detector.").overrides(numeric, DETECTOR_RANGES)
+    noise = (
+        t.table("noise", {})
+        .only("spectrum_db")
+        .list("spectrum_db", None, of=_finite, expected="a list of numbers (dB)")
+    )
     if noise is not None and len(noise) != 257:
         raise ConfigError(path, "noise.spectrum_db", "257 values (one per STFT bin)", f"{len(noise)} values")
     whistles = t.list("whistle", [], of=lambda v: isinstance(v, dict), expected="a list of [[whistle]] tables")
     signatures = []
     for i, w in enumerate(whistles):
-        wt = Table(w, path, f"whistle[{i}].")
+        wt = Table(w, path, f"whistle[{i}].").only(
+            "name", "peak_hz", "pitch_spread_cents", "spread_cents", "h2_db", "am_db", "blows"
+        )
         signatures.append(
             Signature(
                 name=wt.string("name"),
                 peak_hz=wt.number("peak_hz", lo=20, hi=8000),
-                pitch_spread_cents=wt.number("pitch_spread_cents", lo=0),
-                spread_cents=wt.number("spread_cents", 0.0, lo=0),
-                h2_db=wt.number("h2_db", -40.0),
-                am_db=wt.number("am_db", 1.0, lo=0),
+                pitch_spread_cents=wt.number("pitch_spread_cents", lo=0, hi=2400),
+                spread_cents=wt.number("spread_cents", 0.0, lo=0, hi=2400),
+                h2_db=wt.number("h2_db", -40.0, lo=-200, hi=200),
+                am_db=wt.number("am_db", 1.0, lo=0, hi=200),
                 blows=wt.integer("blows", 0, lo=0),
             )
         )

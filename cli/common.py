@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from typing import Any
@@ -16,6 +17,13 @@ def open_store(args: argparse.Namespace) -> Store:
     if store.notice:
         print(f"bellwether: {store.notice}", file=sys.stderr)
     return store
+
+
+def os_reason(e: OSError) -> str:
+    """An OSError in a few words: 'the disk is full' rather than '[Errno 28] ...'."""
+    if e.errno == errno.ENOSPC:
+        return "the disk is full: free space and try again"
+    return e.strerror or str(e)
 
 
 def print_json(obj: Any) -> None:

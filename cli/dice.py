@@ -30,6 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.set_defaults(func=evaluate)
 
+    from .dice_stats import register as register_stats  # the stored rolls' statistics (issue #19)
+
+    register_stats(cmds)
+
 
 def _reader(args: argparse.Namespace):  # -> hardware.dice.reader.DiceReader
     from calibration.camera import load_profile, profile_path

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
+from pathlib import Path
 
-from companion import records, registry
+from companion import paths, records, registry
+from companion.config import save_text_atomic
+from companion.errors import ConfigError, RecordError, StoreError
 from companion.session import Session
 
-from .common import open_store, print_json
+from .common import open_store, os_reason, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,39 +46,67 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    session = Session.from_file(args.file)
+    session = Session.from_file(args.file, history=False)
     if args.json:
         print_json(session.to_json())
         return 0
     summary = session.to_json()
-    print(f"{session.game.title}: {len(session.events)} events")
+    print(f"{session.game.title}: {session.event_count} events")
     for name, points in summary["scores"].items():
         print(f"  {name}: {points}")
     outcome = session.outcome()
     if outcome is None:
         print(f"Not finished. Next: {session.prompt().text}")
     else:
-        print("Ranking: " + ", ".join(outcome.ranking))
+        if outcome.headline:  # a cooperative game: the table's result, no ranking
+            print(f"Result: {outcome.headline}")
+        else:
+            print("Ranking: " + ", ".join(outcome.ranking))
+        if len(outcome.winner_names()) > 1 and outcome.won is None:
+            print("Shared win: " + " and ".join(outcome.winner_names()))
         if outcome.tie_break:
             print(f"Tie-break: {outcome.tie_break}")
     return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    session = Session.from_file(args.file)
-    print(f"{args.file}: ok, {len(session.events)} events of {session.game.title}")
+    session = Session.from_file(args.file, history=False)
+    print(f"{args.file}: ok, {session.event_count} events of {session.game.title}")
     return 0
 
 
+def _is_database(output: Path, database: Path) -> bool:
+    """Would writing ``output`` overwrite the live database or its WAL/shared-memory files?"""
+    out = output.expanduser().resolve()
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        db = Path(f"{database}{suffix}")
+        if out == db.resolve() or (out.exists() and db.exists() and os.path.samefile(out, db)):
+            return True
+    return False
+
+
 def cmd_export(args: argparse.Namespace) -> int:
+    database = paths.database_path(getattr(args, "data_dir", None))
+    if args.output is not None:
+        if not args.output.strip():
+            raise ConfigError("-o", "output", "a file path", args.output)
+        if _is_database(Path(args.output), database):
+            raise StoreError(f"will not export onto the game database itself ({args.output}): choose another file")
     with open_store(args) as store:
         session = Session.resume(store, args.id)
         text = records.dumps(session.record(exported=time.strftime("%Y-%m-%dT%H:%M:%S%z")))
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        try:
+            save_text_atomic(
+                args.output, text, make_folder=False
+            )  # a full disk leaves the old file whole, never a cut-off one
+        except OSError as e:
+            raise RecordError(
+                args.output, 0, f"not written ({os_reason(e)}); any old file there is unchanged"
+            ) from None
     else:
         sys.stdout.write(text)
+        sys.stdout.flush()  # a write error (a full disk, /dev/full) must show here, as one line and status 1
     return 0
 
 

@@ -3,7 +3,10 @@ its key and what was expected (``ConfigError``), never a traceback."""
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
+import tempfile
 import time
 import tomllib
 from collections.abc import Callable, Mapping
@@ -15,14 +18,71 @@ from .errors import ConfigError
 T = TypeVar("T")
 
 
+MAX_PROFILE_BYTES = 8 << 20  # a profile is a few KiB; this is no profile
+
+
+def profile_present(path: str | os.PathLike[str]) -> bool:
+    """Is there something at ``path`` to load (a dangling link counts: it is an error, not "no profile")?"""
+    p = Path(path)
+    return p.exists() or p.is_symlink()
+
+
 def load_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Parse a TOML file; a syntax error becomes a ConfigError with the line."""
+    """Parse a TOML file; every failure becomes a ConfigError naming the file.
+
+    A syntax error gives its line; an OS error (a folder where the file
+    should be, an unreadable file, a dangling link) gives the system's words.
+    """
     p = Path(path)
     try:
         with p.open("rb") as f:
-            return tomllib.load(f)
+            raw = f.read(MAX_PROFILE_BYTES + 1)
+    except OSError as e:
+        if p.is_symlink() and not p.exists():
+            raise ConfigError(
+                p, "(file)", "a readable TOML file", f"a link to a missing file ({os.readlink(p)})"
+            ) from None
+        raise ConfigError(p, "(file)", "a readable TOML file", e.strerror or str(e)) from None
+    if len(raw) > MAX_PROFILE_BYTES:
+        raise ConfigError(p, "(file)", f"a TOML file of at most {MAX_PROFILE_BYTES >> 20} MiB", "a larger file")
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(p, "(file)", "a UTF-8 text file", "bytes that are not UTF-8") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(p, "(file)", "valid TOML", str(e)) from None
+    except RecursionError:
+        raise ConfigError(p, "(file)", "valid TOML", "nesting too deep") from None
+
+
+def _range_text(lo: float | None, hi: float | None, above: float | None = None) -> str:
+    if above is not None:
+        return f" > {above}" + ("" if hi is None else f" and <= {hi}")
+    if lo is not None and hi is not None:
+        return f" from {lo} to {hi}"
+    if lo is not None:
+        return f" >= {lo}"
+    return "" if hi is None else f" <= {hi}"
+
+
+def unit_range(key: str) -> tuple[float | None, float | None, float | None]:
+    """The sensible (lo, hi, above) of a profile number, from the unit its name ends in.
+
+    Used where a loader lists no range of its own for a key (a parameter a
+    sensor gained later), so that no profile number is ever unchecked:
+    durations and time constants are positive, fractions lie in 0..1.
+    """
+    if key.endswith(("_s", "_ms")):
+        return (None, 3600.0 * (1000 if key.endswith("_ms") else 1), 0.0)
+    if key.endswith("_hz"):
+        return (None, 100_000.0, 0.0)
+    if key.endswith("_db"):
+        return (-300.0, 300.0, None)
+    if key.endswith(("_frames", "_px", "_steps", "_pips")):
+        return (0.0, 100_000.0, None)
+    if key.endswith(("fraction", "_agreement")):
+        return (0.0, 1.0, None)
+    return (-1e9, 1e9, None)
 
 
 class Table:
@@ -59,36 +119,78 @@ class Table:
         value = self.get(key, lambda v: isinstance(v, Mapping), "a table", default)
         return Table(value if value is not None else {}, self.file, f"{self._key(key)}.")
 
-    def number(self, key: str, default: Any = ..., lo: float | None = None, hi: float | None = None) -> float:
-        def ok(v: Any) -> bool:
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                return False
-            return (lo is None or v >= lo) and (hi is None or v <= hi)
+    def keys(self) -> list[str]:
+        return list(self.data)
 
-        rng = (
-            ""
-            if lo is None and hi is None
-            else f" from {lo} to {hi}"
-            if lo is not None and hi is not None
-            else (f" >= {lo}" if lo is not None else f" <= {hi}")
-        )
-        v = self.get(key, ok, f"a number{rng}", default)
+    def only(self, *known: str) -> Table:
+        """Refuse a key this table does not know (one rule for every profile: docs/profiles.md).
+
+        A typo (``[detecter]``, ``bounce_sm``) is named with the keys that
+        are known, rather than silently ignored while the default applies.
+        """
+        for key in self.data:
+            if key not in known:
+                raise ConfigError(self.file, self._key(key), "one of " + ", ".join(known), "an unknown key")
+        return self
+
+    def number(
+        self,
+        key: str,
+        default: Any = ...,
+        lo: float | None = None,
+        hi: float | None = None,
+        *,
+        above: float | None = None,
+    ) -> float:
+        """A finite number (never NaN or infinity) within ``lo``..``hi`` (and ``> above``)."""
+
+        def ok(v: Any) -> bool:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                return False
+            return (lo is None or v >= lo) and (hi is None or v <= hi) and (above is None or v > above)
+
+        v = self.get(key, ok, f"a number{_range_text(lo, hi, above)}", default)
         return float(v) if v is not None else v
 
-    def integer(self, key: str, default: Any = ..., lo: int | None = None, hi: int | None = None) -> int:
+    def integer(
+        self, key: str, default: Any = ..., lo: int | None = None, hi: int | None = None, *, above: int | None = None
+    ) -> int:
         def ok(v: Any) -> bool:
             return (
-                isinstance(v, int) and not isinstance(v, bool) and (lo is None or v >= lo) and (hi is None or v <= hi)
+                isinstance(v, int)
+                and not isinstance(v, bool)
+                and (lo is None or v >= lo)
+                and (hi is None or v <= hi)
+                and (above is None or v > above)
             )
 
-        rng = (
-            ""
-            if lo is None and hi is None
-            else f" from {lo} to {hi}"
-            if lo is not None and hi is not None
-            else (f" >= {lo}" if lo is not None else f" <= {hi}")
-        )
-        return self.get(key, ok, f"a whole number{rng}", default)
+        return self.get(key, ok, f"a whole number{_range_text(lo, hi, above)}", default)
+
+    def overrides(
+        self, fields: Mapping[str, str], ranges: Mapping[str, tuple[float | None, float | None, float | None]]
+    ) -> dict[str, float]:
+        """A table of parameter overrides: each key a known field, each value in its range.
+
+        ``fields`` maps a parameter's name to its type name ("int" or "float");
+        ``ranges`` gives (lo, hi, above) per name, else ``unit_range`` applies.
+        """
+        self.only(*fields)
+        out: dict[str, float] = {}
+        for key in self.data:
+            lo, hi, above = ranges.get(key) or unit_range(key)
+            value = self.data[key]
+            if fields[key] == "int" and isinstance(value, float) and value.is_integer():
+                self.data = {**self.data, key: int(value)}  # 3.0 written for a count is the count 3
+            if fields[key] == "int":
+                out[key] = self.integer(
+                    key,
+                    lo=None if lo is None else math.ceil(lo),
+                    hi=None if hi is None else math.floor(hi),
+                    above=None if above is None else math.floor(above),
+                )
+            else:
+                out[key] = self.number(key, lo=lo, hi=hi, above=above)
+        return out
 
     def string(self, key: str, default: Any = ..., choices: tuple[str, ...] | None = None) -> str:
         if choices:
@@ -163,16 +265,40 @@ def dump_toml(data: Mapping[str, Any], comment: str = "") -> str:
     return "\n".join(out).lstrip("\n") + "\n"
 
 
-def save_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write a profile so that a crash or power cut never leaves half of one behind."""
+def save_text_atomic(path: str | os.PathLike[str], text: str, *, make_folder: bool = True) -> Path:
+    """Write a file so that a crash, a power cut or a full disk never leaves half of one behind.
+
+    The text goes to a fresh temporary file in the same folder (so the rename
+    cannot cross file systems), is fsynced, then renamed over ``path``; the
+    folder is fsynced so the rename itself survives a power cut.  On any
+    failure the temporary file is removed and the old file is untouched;
+    the OSError propagates for the caller to report.
+    """
     p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())  # the new text is on disk before it replaces the old
-    tmp.replace(p)
+    if make_folder:
+        p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with open(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())  # the new text is on disk before it replaces the old
+        if p.exists():
+            with contextlib.suppress(OSError):  # keep the old file's permissions
+                os.chmod(tmp, p.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o644)  # mkstemp makes it 0600; a profile or record is for everyone to read
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):  # not every file system lets a folder be fsynced
+        dirfd = os.open(p.parent, os.O_RDONLY)
+        try:
+            os.fsync(dirfd)
+        finally:
+            os.close(dirfd)
     return p
 
 

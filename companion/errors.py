@@ -7,6 +7,17 @@ and the UI/CLI catch ``BellwetherError`` to show one clean line to users.
 
 from __future__ import annotations
 
+QUOTE_LIMIT = 60  # characters of a bad value an error message repeats
+
+
+def brief(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a message names a bad value, never echoes a payload whole."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # a value nested past Python's limits, an int past its digit limit
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
 
 class BellwetherError(Exception):
     """Base of every error Bellwether raises on purpose."""
@@ -20,6 +31,8 @@ class IllegalAction(BellwetherError, ValueError):
     """
 
     def __init__(self, message: str, rule: str) -> None:
+        if len(message) > 300:  # built from a hostile event: never echo its payload whole
+            message = message[:299] + "…"
         super().__init__(f"{message} (rule: {rule})")
         self.reason = message
         self.rule = rule
@@ -29,7 +42,7 @@ class SetupError(BellwetherError, ValueError):
     """A game setup that cannot be played: names the key and what was expected."""
 
     def __init__(self, key: str, expected: str, actual: object = None) -> None:
-        got = "" if actual is None else f", got {actual!r}"
+        got = "" if actual is None else f", got {brief(actual)}"
         super().__init__(f"setup {key}: expected {expected}{got}")
         self.key = key
         self.expected = expected
@@ -48,7 +61,11 @@ class UnknownGame(BellwetherError, LookupError):
 class RecordError(BellwetherError, ValueError):
     """A game record that cannot be read or replayed, with the line at fault."""
 
+    LONGEST_REASON = 300  # a reason built from a hostile line is cut, never the whole payload
+
     def __init__(self, path: str, line: int, reason: str) -> None:
+        if len(reason) > self.LONGEST_REASON:
+            reason = reason[: self.LONGEST_REASON - 1] + "…"
         super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
         self.path = path
         self.line = line
@@ -59,7 +76,7 @@ class ConfigError(BellwetherError, ValueError):
     """A bad configuration or calibration value: file, key, expected, actual."""
 
     def __init__(self, file: object, key: str, expected: str, actual: object = None, *, missing: bool = False) -> None:
-        got = ", but it is missing" if missing else "" if actual is None else f", got {actual!r}"
+        got = ", but it is missing" if missing else "" if actual is None else f", got {brief(actual)}"
         super().__init__(f"{file}: {key}: expected {expected}{got}")
         self.file = str(file)
         self.key = key

@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from . import gameinfo
 from .errors import IllegalAction, SetupError
 from .events import Event
+from .gameinfo import GameInfo
 
 State = Any  # each game's own frozen dataclass
 
@@ -75,14 +77,40 @@ class Prompt:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The final ranking, best first, and the tie-break that decided it."""
+    """The final ranking, best first, and the tie-break that decided it.
+
+    Screens and exports read it without knowing the game: ``winners`` names a
+    shared win (a tie no rule breaks; empty: the first of the ranking alone);
+    a cooperative game sets ``won`` (the whole table won or lost together, and
+    its ranking is only the seat order); ``headline`` is the result in words
+    and ``notes`` are lines to show under it (a scale, the tie-break).
+    """
 
     ranking: tuple[str, ...]
     tie_break: str | None = None  # a sentence, or None when no tie had to be broken
     detail: Mapping[str, Any] = field(default_factory=dict)
+    winners: tuple[str, ...] = ()
+    won: bool | None = None  # cooperative games only
+    headline: str | None = None
+    notes: tuple[str, ...] = ()
+
+    def winner_names(self) -> tuple[str, ...]:
+        """Who won: everyone or no one in a cooperative game, else the shared winners or the first."""
+        if self.won is not None:
+            return self.ranking if self.won else ()
+        return self.winners or self.ranking[:1]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ranking": list(self.ranking), "tie_break": self.tie_break}
+        d: dict[str, Any] = {"ranking": list(self.ranking), "tie_break": self.tie_break}
+        if self.winners:
+            d["winners"] = list(self.winners)
+        if self.won is not None:
+            d["won"] = self.won
+        if self.headline:
+            d["headline"] = self.headline
+        if self.notes:
+            d["notes"] = list(self.notes)
+        return d
 
 
 class Game(ABC):
@@ -157,6 +185,17 @@ class Game(ABC):
     @abstractmethod
     def state_json(self, state: State) -> dict[str, Any]:
         """What the twin knows, as JSON (``bellwether replay --json``'s ``state``)."""
+
+    # -- what other programs know it by ------------------------------------
+    @property
+    def info(self) -> GameInfo:
+        """BGG id and cooperative flag, from the ``meta.toml`` in the game's package."""
+        return gameinfo.for_module(type(self).__module__)
+
+    @property
+    def cooperative(self) -> bool:
+        """The whole table wins or loses together (Results shows no ranking)."""
+        return self.info.cooperative
 
     # -- optional ----------------------------------------------------------
     def players(self, state: State) -> list[str]:

@@ -11,9 +11,16 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .errors import ConfigError
+
 
 def _xdg(env: str, xdg: str, fallback: str, explicit: str | os.PathLike[str] | None) -> Path:
-    if explicit:
+    if explicit is not None:
+        if not str(explicit).strip():
+            # An empty --data-dir/--config-dir is a slip (an unset shell variable), not "the default".
+            raise ConfigError(
+                "--" + env.removeprefix("BELLWETHER_").lower().replace("_", "-"), "folder", "a folder path", ""
+            )
         return Path(explicit).expanduser()
     if os.environ.get(env):
         return Path(os.environ[env]).expanduser()

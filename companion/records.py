@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,13 +50,66 @@ def write(record: Record, path: str | os.PathLike[str]) -> None:
     Path(path).write_text(dumps(record), encoding="utf-8")
 
 
+# Bounds on what a reader accepts, so that a hostile or broken file is refused
+# at once in bounded time and memory instead of exhausting either.  A real event
+# line is ~100 bytes and a header with corrected board data a few KiB.
+MAX_LINE = 1 << 20  # bytes of one line
+MAX_DEPTH = 32  # nesting of objects and lists in one line
+MAX_DIGITS = 20  # digits of one integer (2**64 has 20)
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Refused(f"a number with {len(text)} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a number a record may hold (finite numbers only)")
+
+
+class _Refused(ValueError):
+    """Raised from inside the JSON parser's hooks: the reason, without the payload."""
+
+
+_PLAIN = json.JSONDecoder()
+_CHECKED = json.JSONDecoder(parse_int=_bounded_int, parse_constant=_no_constant)
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
+
+
+def _depth(obj: Any) -> int:
+    """Nesting depth of a parsed JSON value, without recursion."""
+    deepest, todo = 0, [(obj, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                return depth
+            todo.extend((v, depth + 1) for v in value if isinstance(v, (dict, list)))
+    return deepest
+
+
 def _parse_line(path: str, n: int, text: str) -> dict[str, Any]:
+    if len(text) > MAX_LINE:
+        raise RecordError(path, n, f"a line of {len(text):,} characters (at most {MAX_LINE:,}); is it a game record?")
     try:
-        obj = json.loads(text)
+        # The checked decoder is slower; most lines cannot need it (no long digit
+        # run, no NaN/Infinity anywhere in the text), and those take the fast one.
+        suspect = _LONG_DIGITS.search(text) or "NaN" in text or "Infinity" in text
+        obj = (_CHECKED if suspect else _PLAIN).decode(text)
+    except _Refused as e:
+        raise RecordError(path, n, str(e)) from None
     except json.JSONDecodeError as e:
         raise RecordError(path, n, f"not valid JSON ({e.msg} at column {e.colno}); is the file truncated?") from None
+    except RecursionError:
+        raise RecordError(path, n, f"nested deeper than {MAX_DEPTH} levels") from None
     if not isinstance(obj, dict):
         raise RecordError(path, n, f"expected a JSON object, got {type(obj).__name__}")
+    if text.count("[") + text.count("{") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
+        raise RecordError(path, n, f"nested deeper than {MAX_DEPTH} levels")
     return obj
 
 
@@ -115,14 +169,33 @@ def loads(text: str, path: str = "<record>") -> Record:
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
+    return "".join(lines(path))
+
+
+def lines(path: str | os.PathLike[str]) -> Iterator[str]:
+    """The lines of a record file, read one at a time (memory does not grow with the file).
+
+    A line longer than ``MAX_LINE`` is refused without reading the rest of
+    it; an OS error (a folder, a missing or unreadable file) and bytes that
+    are not UTF-8 become RecordError naming the file.
+    """
     p = Path(path)
+    n = 0
     try:
-        return p.read_text(encoding="utf-8")
+        with p.open(encoding="utf-8", newline="") as f:
+            while True:
+                line = f.readline(MAX_LINE + 1)
+                if not line:
+                    return
+                n += 1
+                if len(line) > MAX_LINE:
+                    raise RecordError(str(p), n, f"a line longer than {MAX_LINE:,} characters; is it a game record?")
+                yield line
     except UnicodeDecodeError:
-        raise RecordError(str(p), 1, "not a text file (expected UTF-8 JSON Lines)") from None
+        raise RecordError(str(p), n + 1, "not a text file (expected UTF-8 JSON Lines)") from None
     except OSError as e:
         raise RecordError(str(p), 0, e.strerror or str(e)) from None
 
 
 def read(path: str | os.PathLike[str]) -> Record:
-    return loads(read_text(path), str(path))
+    return parse(lines(path), str(path))

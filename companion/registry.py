@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from . import gameinfo
 from .errors import UnknownGame
 from .game import Game
 
@@ -80,3 +81,10 @@ def missing(name: str) -> str | None:
     except (ImportError, ValueError) as e:  # its parent package is missing or broken
         return f"{type(e).__name__}: {e}"
     return None if found else f"no module named {BUILTIN[name]}"
+
+
+def info(name: str) -> gameinfo.GameInfo:
+    """A game's BGG id and cooperative flag by registry name, without importing a built-in game's engine."""
+    if name in BUILTIN:
+        return gameinfo.for_module(BUILTIN[name])
+    return get(name).info

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import records, registry
-from .errors import IllegalAction, NothingToUndo, RecordError, StoreError
+from .errors import IllegalAction, NothingToUndo, RecordError, StoreError, brief
 from .events import Event
 from .game import Game, Outcome, Prompt, State
 from .store import Store
@@ -45,12 +45,17 @@ class Session:
         store: Store | None = None,
         session_id: int | None = None,
         clock: Callable[[], float] = time.time,
+        history: bool = True,
     ) -> None:
         self.game = game
         self.setup = game.validate_setup(setup)
         self.store = store
         self.id = session_id
         self.clock = clock
+        # history=False (replay and validate of a record): only the current state is
+        # kept, so memory does not grow with the record's length; no undo, no log.
+        self.history = history
+        self._count = 0  # events in effect
         self._states: list[State] = [game.initial_state(self.setup)]
         self._done: list[Event] = []  # events in effect, oldest first
         self._redo: list[Event] = []  # undone events, most recently undone last
@@ -87,8 +92,12 @@ class Session:
 
     @classmethod
     def from_file(cls, path: str, **kw: Any) -> Session:
-        """Replay a record file, stopping at its first bad line (syntax or rules)."""
-        items = records.stream(records.read_text(path).splitlines(), str(path))
+        """Replay a record file, stopping at its first bad line (syntax or rules).
+
+        The file is read a line at a time; with ``history=False`` the session
+        holds only the final state, so memory stays flat however long the record.
+        """
+        items = records.stream(records.lines(path), str(path))
         header = next(items)
         assert isinstance(header, records.Record)
         return cls._replay(header, items, **kw)  # type: ignore[arg-type]
@@ -105,6 +114,10 @@ class Session:
                 session.apply(event)
             except IllegalAction as e:
                 raise RecordError(header.path, line, str(e)) from None
+            except (TypeError, KeyError, AttributeError, IndexError) as e:
+                # A payload of the wrong JSON type that the engine did not check for:
+                # refused with the line named, never a traceback (see payload.py).
+                raise RecordError(header.path, line, f"a payload the rules cannot read ({brief(e, 120)})") from None
         return session
 
     # -- reading -------------------------------------------------------------
@@ -115,7 +128,14 @@ class Session:
     @property
     def events(self) -> list[Event]:
         """The events in effect (what a record of this game holds)."""
+        if not self.history:
+            raise RuntimeError("a replay without history keeps no events (see event_count)")
         return list(self._done)
+
+    @property
+    def event_count(self) -> int:
+        """How many events are in effect (kept with or without history)."""
+        return self._count
 
     @property
     def can_undo(self) -> bool:
@@ -141,14 +161,20 @@ class Session:
     def apply(self, event: Event) -> State:
         """Apply one event; IllegalAction leaves everything as it was."""
         new = self.game.apply(self.state, event)
+        if not self.history:
+            self._states[-1] = new
+            self._count += 1
+            return new
         turn, phase = self.game.turn_phase(self.state)
         self._persist("apply", event, turn, phase, new)
         self._done.append(event)
         self._states.append(new)
         self._redo.clear()
+        self._count = len(self._done)
         return new
 
     def undo(self, steps: int = 1) -> State:
+        self._need_history()
         for _ in range(steps):
             if not self._done:
                 raise NothingToUndo("nothing to undo: the game is at its start")
@@ -157,7 +183,12 @@ class Session:
             self._fold("undo", None)
         return self.state
 
+    def _need_history(self) -> None:
+        if not self.history:
+            raise NothingToUndo("this replay keeps no history: nothing to undo or redo")
+
     def redo(self, steps: int = 1) -> State:
+        self._need_history()
         for _ in range(steps):
             if not self._redo:
                 raise NothingToUndo("nothing to redo")
@@ -167,6 +198,7 @@ class Session:
             self._persist("redo", event, turn, phase, new)
             self._done.append(self._redo.pop())
             self._states.append(new)
+            self._count = len(self._done)
         return self.state
 
     def undo_to(self, count: int) -> State:
@@ -182,16 +214,19 @@ class Session:
             self._states.append(self.game.apply(self.state, event))
             self._done.append(event)
             self._redo.clear()
+            self._count = len(self._done)
             return event
         if op == "undo":
             undone = self._done.pop()
             self._states.pop()
             self._redo.append(undone)
+            self._count = len(self._done)
             return undone
         if op == "redo":
             redone = self._redo.pop()
             self._states.append(self.game.apply(self.state, redone))
             self._done.append(redone)
+            self._count = len(self._done)
             return redone
         raise StoreError(f"unknown log operation {op!r}")
 
@@ -226,5 +261,5 @@ class Session:
             "outcome": None if outcome is None else outcome.to_dict(),
             "state": self.game.state_json(self.state),
             "prompt": self.prompt().to_dict(),
-            "events": len(self._done),
+            "events": self._count,
         }

@@ -8,11 +8,16 @@ whole history (and the undo/redo stacks) survive a restart.
 
 A file that is not ours (corrupt, another program's, or from a newer
 Bellwether) is never written to: it is renamed aside and a fresh store starts,
-with a one-line ``notice`` for the user.
+with a one-line ``notice`` for the user.  Only that: a full disk, an I/O
+error, a read-only folder or a file we may not read says so in one line
+(``StoreError``) and leaves every file where it is, since the games in it are
+fine and reachable again once the disk is mended.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
 import os
@@ -94,18 +99,78 @@ class SessionInfo:
         return [p["name"] for p in self.setup.get("players", [])]
 
 
+# SQLite's primary result codes that mean the *file* is damaged or not a
+# database; every other failure (full disk, I/O error, read-only, permission,
+# locked) is about the machine, not the file, and must never move it aside.
+DAMAGED_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+
+
+def _sqlite_code(e: sqlite3.Error) -> int | None:
+    code = getattr(e, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF  # the primary code of an extended one
+
+
+def _disk_full(path: Path) -> bool:
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
+
+
+def store_error(e: BaseException, path: Path, doing: str = "open") -> StoreError:
+    """One line for a failure of the machine under the store (never a traceback)."""
+    where = f"the game database {path}"
+    if isinstance(e, sqlite3.Error):
+        code = _sqlite_code(e)
+        # SQLite reports a WAL index that cannot grow on a full disk as an I/O error.
+        if code == sqlite3.SQLITE_FULL or (code == sqlite3.SQLITE_IOERR and _disk_full(path)):
+            return StoreError(f"cannot {doing} {where}: the disk is full: free space and start again")
+        if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_AUTH):
+            return StoreError(
+                f"cannot {doing} {where}: its folder or file is read-only or not ours ({e}); "
+                "make the data folder writable or choose another with --data-dir"
+            )
+        if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+            return StoreError(f"cannot {doing} {where}: another program holds it locked ({e}); close it and retry")
+        if code == sqlite3.SQLITE_IOERR:
+            return StoreError(f"cannot {doing} {where}: the disk failed to read or write ({e}); check it and retry")
+        return StoreError(f"cannot {doing} {where}: {e}")
+    if isinstance(e, OSError):
+        if e.errno == errno.ENOSPC:
+            return StoreError(f"cannot {doing} {where}: the disk is full: free space and start again")
+        name = e.filename or path
+        return StoreError(f"cannot {doing} {where}: {name}: {e.strerror or e}")
+    return StoreError(f"cannot {doing} {where}: {e}")
+
+
 class Store:
     def __init__(self, path: str | os.PathLike[str], clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
         self.clock = clock
         self.notice: str | None = None  # one line for the user, e.g. a file moved aside
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        reason = self._foreign_reason()
-        if reason:
-            self._move_aside(reason)
-        self.db = self._connect()
+        if not str(path).strip():
+            raise StoreError("the game database path is empty: give a data folder")
+        try:
+            if self.path.parent.exists() and not self.path.parent.is_dir():
+                raise NotADirectoryError(
+                    errno.ENOTDIR, "Not a directory: a file where the data folder should be", str(self.path.parent)
+                )
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            reason = self._foreign_reason()
+            if reason:
+                self._move_aside(reason)
+        except (OSError, sqlite3.Error) as e:
+            raise store_error(e, self.path) from None
+        try:
+            self.db = self._connect()
+        except sqlite3.Error as e:
+            raise store_error(e, self.path) from None
         try:
             self._migrate()
+        except sqlite3.Error as e:
+            self.db.close()
+            raise store_error(e, self.path, "prepare") from None
         except BaseException:
             self.db.close()
             raise
@@ -114,14 +179,31 @@ class Store:
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, one per event.
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=FULL")
-        db.execute("PRAGMA foreign_keys=ON")
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            # Reading the schema touches the file (and the WAL index): a full disk or a
+            # read-only folder shows here, as a StoreError, not at the first event.
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except BaseException:
+            db.close()
+            raise
         return db
 
     def _foreign_reason(self) -> str | None:
-        """Why the file at ``path`` must not be used, or None if it is ours or absent."""
-        if not self.path.exists() or self.path.stat().st_size == 0:
+        """Why the file at ``path`` must not be used, or None if it is ours or absent.
+
+        OSError and the machine's SQLite errors (full, I/O, read-only) propagate:
+        the caller reports them and leaves the file alone.
+        """
+        if self.path.is_symlink() and not self.path.exists():
+            raise FileNotFoundError(errno.ENOENT, "a link to a missing file", str(self.path))
+        if not self.path.exists():
+            return None
+        if self.path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a database file", str(self.path))
+        if self.path.stat().st_size == 0:
             return None
         with self.path.open("rb") as f:
             if f.read(16) != SQLITE_MAGIC:
@@ -136,6 +218,8 @@ class Store:
             finally:
                 db.close()
         except sqlite3.DatabaseError as e:
+            if _sqlite_code(e) not in DAMAGED_CODES:
+                raise  # the disk, not the file: reported, the file untouched
             return f"it cannot be read ({e})"
         if check != "ok":
             return f"its integrity check failed ({check})"
@@ -164,18 +248,43 @@ class Store:
 
     # -- transactions ------------------------------------------------------
     class _Tx:
-        def __init__(self, db: sqlite3.Connection) -> None:
-            self.db = db
+        """One transaction; a failure of the disk (full, I/O, read-only) rolls it
+        back and becomes one StoreError line: the entry was not stored, so the
+        session does not move and nothing shown was lost."""
+
+        def __init__(self, store: Store) -> None:
+            self.store = store
+            self.db = store.db
 
         def __enter__(self) -> sqlite3.Connection:
-            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as e:
+                raise store_error(e, self.store.path, "write to") from None
             return self.db
 
-        def __exit__(self, exc_type: object, *_: object) -> None:
-            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        def __exit__(self, exc_type: object, exc: BaseException | None, _tb: object) -> bool:
+            if exc_type is None:
+                try:
+                    self.db.execute("COMMIT")
+                    return False
+                except sqlite3.Error as e:
+                    exc = e
+            with contextlib.suppress(sqlite3.Error):  # no transaction left if SQLite already rolled back
+                self.db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise store_error(exc, self.store.path, "write to") from None
+            return False
 
     def _transaction(self) -> Store._Tx:
-        return Store._Tx(self.db)
+        return Store._Tx(self)
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as e:
+            raise store_error(e, self.path, "read") from None
 
     # -- sessions ----------------------------------------------------------
     def create_session(self, game: str, setup: dict[str, Any]) -> int:
@@ -215,25 +324,28 @@ class Store:
         return seq
 
     def session(self, session_id: int) -> SessionInfo:
-        row = self.db.execute(
-            "SELECT id, game, setup, created, updated, summary FROM sessions WHERE id=?", (session_id,)
-        ).fetchone()
+        with self._reading():
+            row = self.db.execute(
+                "SELECT id, game, setup, created, updated, summary FROM sessions WHERE id=?", (session_id,)
+            ).fetchone()
         if row is None:
             raise StoreError(f"no stored game with id {session_id} (see 'bellwether sessions')")
         return SessionInfo(row[0], row[1], json.loads(row[2]), row[3], row[4], json.loads(row[5]))
 
     def sessions(self) -> list[SessionInfo]:
-        rows = self.db.execute(
-            "SELECT id, game, setup, created, updated, summary FROM sessions ORDER BY updated DESC, id DESC"
-        ).fetchall()
+        with self._reading():
+            rows = self.db.execute(
+                "SELECT id, game, setup, created, updated, summary FROM sessions ORDER BY updated DESC, id DESC"
+            ).fetchall()
         return [SessionInfo(r[0], r[1], json.loads(r[2]), r[3], r[4], json.loads(r[5])) for r in rows]
 
     def entries(self, session_id: int) -> Iterator[Entry]:
-        cur = self.db.execute(
-            "SELECT seq, op, event, turn, phase, at FROM entries WHERE session_id=? ORDER BY seq", (session_id,)
-        )
-        for seq, op, event, turn, phase, at in cur:
-            yield Entry(seq, op, None if event is None else json.loads(event), turn, phase, at)
+        with self._reading():
+            cur = self.db.execute(
+                "SELECT seq, op, event, turn, phase, at FROM entries WHERE session_id=? ORDER BY seq", (session_id,)
+            )
+            for seq, op, event, turn, phase, at in cur:
+                yield Entry(seq, op, None if event is None else json.loads(event), turn, phase, at)
 
     def integrity_check(self) -> str:
         return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])

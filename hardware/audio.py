@@ -27,11 +27,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from companion.config import Table, load_table
+from companion.config import Table, load_table, profile_present
 from companion.errors import BellwetherError, SensorError
 from companion.paths import config_dir
 
 from .sensor import Sensor, choose_backend
+from .signals import noise, place, tone
 
 log = logging.getLogger(__name__)
 
@@ -467,15 +468,14 @@ class AudioSettings:
     @classmethod
     def load(cls, directory: str | Path | None = None) -> AudioSettings:
         path = config_dir(directory) / "settings.toml"
-        if not path.exists():
+        if not profile_present(path):
             return cls(file=path)
-        return cls.from_table(load_table(path).table("microphone", {}))
+        table = load_table(path).only("microphone").table("microphone", {})
+        return cls.from_table(table.only("backend", "device", "wav", "block_ms"))
 
 
 def demo_signal(seconds: float = 12.0) -> np.ndarray:
     """The ``memory`` backend's signal: a quiet room and one whistle blow every 6 s."""
-    from .testing.audio import noise, place, tone
-
     x = noise(seconds, amp=0.003)
     for at in np.arange(1.0, seconds - 0.5, 6.0):
         place(x, tone(2500, 0.4, amp=0.2), float(at))

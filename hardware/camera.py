@@ -26,7 +26,7 @@ from companion.errors import SensorError
 from .sensor import choose_backend
 
 ENV = "BELLWETHER_CAMERA_BACKEND"
-BACKENDS = ("picamera2", "opencv", "image", "video", "fake")
+BACKENDS = ("picamera2", "opencv", "image", "video", "fake")  # "fake": a blank MemoryCamera (demo mode)
 
 
 class FrameSource(Protocol):
@@ -159,15 +159,53 @@ class VideoFile:
         self.cap.release()
 
 
+class MemoryCamera:
+    """Frames from memory; after the last one it keeps showing the last one.
+
+    The ``fake`` backend is one of these over a blank grey table: the demo
+    mode with no camera, where dice are entered on screen.  The pluggable test
+    cameras in ``hardware.testing.camera`` build on it.
+    """
+
+    def __init__(self, frames: Sequence[np.ndarray], description: str = "fake camera", hold_last: bool = True) -> None:
+        if not frames:
+            raise SensorError("a fake camera needs at least one frame")
+        self.frames = list(frames)
+        self.i = 0
+        self.hold_last = hold_last
+        self.description = description
+        self.closed = False
+
+    @classmethod
+    def blank(cls, width: int = 640, height: int = 480, grey: int = 160) -> MemoryCamera:
+        return cls([np.full((height, width, 3), grey, np.uint8)], "blank fake camera")
+
+    @property
+    def exhausted(self) -> bool:
+        return self.i >= len(self.frames)
+
+    def read(self) -> np.ndarray:
+        if self.closed:
+            raise SensorError(f"{self.description} is closed")
+        if self.i >= len(self.frames):
+            if not self.hold_last:
+                raise EndOfStream(self.description)
+            return self.frames[-1].copy()
+        frame = self.frames[self.i]
+        self.i += 1
+        return frame.copy()
+
+    def close(self) -> None:
+        self.closed = True
+
+
 def backends(settings: dict[str, Any]) -> dict[str, Callable[[], FrameSource]]:
     """Factories for every backend from the profile's ``[camera]`` settings."""
     width = int(settings.get("width", 640))
     height = int(settings.get("height", 480))
 
     def fake() -> FrameSource:
-        from .testing.camera import FakeCamera
-
-        return FakeCamera.blank(width, height)
+        return MemoryCamera.blank(width, height)
 
     return {
         "picamera2": lambda: PiCamera(width, height),

@@ -106,6 +106,7 @@ class BellwetherApp(App):
         self.started_at = time.perf_counter()
         self.first_frame_at: float | None = None
         self._spoken: str | None = None
+        self._told_ignored: set[str] = set()  # ignored profiles already shown in the message line
         self._requested: Any = None  # the DiceRequest the sensors were last told
         self._redraw = Clock.create_trigger(self._refresh, REDRAW_EVERY)
         self._collect = Clock.create_trigger(self._collect_garbage, COLLECT_AFTER)
@@ -403,6 +404,10 @@ class BellwetherApp(App):
                 self.submit(event)
         if status_changed:
             self.sensor_summary = summarise(self.hub)
+            fresh = [i for i in self.hub.ignored.values() if i.path not in self._told_ignored]
+            if fresh:  # a broken profile: the sensor runs on defaults, and the table is told which file
+                self._told_ignored.update(i.path for i in fresh)
+                self.message = " ".join(i.text() for i in fresh)
             self.changed()
 
     def _calibrating(self) -> bool:
@@ -450,10 +455,12 @@ class BellwetherApp(App):
 
 def summarise(hub: SensorHub) -> str:
     offline = hub.offline()
+    ignored = getattr(hub, "ignored", {})
+    note = f" Ignored: {', '.join(Path(p).name for p in ignored)} (defaults used)." if ignored else ""
     if not offline:
-        return "All sensors online."
+        return "All sensors online." + note
     names = ", ".join(s.sensor for s in offline)
-    return f"Offline: {names} — dice and whistles by touch."
+    return f"Offline: {names} — dice and whistles by touch." + note
 
 
 def _faces(event: Event) -> str:

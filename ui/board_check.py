@@ -22,7 +22,7 @@ from typing import Any
 
 from calibration import board
 from companion import registry
-from companion.config import dump_toml, load_toml, save_text_atomic
+from companion.config import dump_toml, load_toml, profile_present, save_text_atomic
 from companion.errors import ConfigError, SetupError
 from companion.games.battle_sheep import data as battle_sheep_data
 from companion.games.battle_sheep.hexes import Hex, distance
@@ -84,7 +84,7 @@ class BoardCheck:
         self.origin = "shipped"
         for f in board.BOARDS[self.game]:
             path = self.folder / f.file_for(self.players)
-            if path.exists():
+            if profile_present(path):
                 try:
                     self.data[f.option] = load_toml(path)
                     self.origin = "checked"

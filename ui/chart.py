@@ -1,4 +1,4 @@
-"""A line chart of every player's score over the game, drawn with Kivy.
+"""Charts drawn with Kivy: every player's score over the game (a line each), and a die's face counts (bars).
 
 Each line has the player's colour and, at every point, the player's shape, and
 the legend names each player, so the chart reads without colour.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.graphics import Color, Line, Mesh
+from kivy.graphics import Color, Line, Mesh, Rectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -92,3 +92,47 @@ class ScoreChart(BoxLayout):
             self.legend.add_widget(PlayerMark(rgba=list(rgba), shape=shape, size_hint_x=0.15))
             self.legend.add_widget(FitLabel(text=name, max_font=sp(15), min_font=sp(11)))
         self.plot_area.redraw()
+
+
+class Bar(Widget):
+    """One face's bar, scaled to the tallest count, with the fair share as a line
+    across it (the bars of a fair die hover around that line)."""
+
+    def __init__(self, count: int, top: int, expected: float, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.count, self.top_count, self.expected = count, max(top, 1), expected
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        h = self.height * self.count / self.top_count
+        line = self.y + self.height * self.expected / self.top_count
+        with self.canvas:
+            Color(*theme.ACCENT)
+            Rectangle(pos=(self.x + self.width * 0.15, self.y), size=(self.width * 0.7, h))
+            Color(*theme.MUTED)
+            Line(points=[self.x, line, self.right, line], width=1, dash_length=6, dash_offset=4)  # dashes need width 1
+
+
+class BarChart(BoxLayout):
+    """A die's face counts: a titled row of bars, each with its count above and its
+    face below, the fair share marked, and the test's verdict in words under it."""
+
+    def __init__(self, title: str, faces: tuple[Any, ...], counts: tuple[int, ...], verdict: str, **kw: Any) -> None:
+        kw.setdefault("size_hint_y", None)
+        kw.setdefault("height", dp(200))
+        super().__init__(orientation="vertical", spacing=dp(2), padding=(dp(4), dp(2)), **kw)
+        self.add_widget(FitLabel(text=title, size_hint_y=None, height=dp(26), max_font=sp(17), min_font=sp(14), bold=True))
+        bars = BoxLayout(spacing=dp(4))
+        top = max(counts, default=0)
+        expected = sum(counts) / len(counts) if counts else 0.0
+        for face, count in zip(faces, counts, strict=True):
+            col = BoxLayout(orientation="vertical", spacing=dp(1))
+            col.add_widget(FitLabel(text=str(count), halign="center", size_hint_y=None, height=dp(22), max_font=sp(15), min_font=sp(14)))
+            col.add_widget(Bar(count, top, expected))
+            # Word faces wrap at their hyphens ("double big wolf"); pips stay digits.
+            col.add_widget(FitLabel(text=str(face).replace("-", " "), halign="center", size_hint_y=None, height=dp(40), max_font=sp(15), min_font=sp(14)))
+            bars.add_widget(col)
+        self.add_widget(bars)
+        self.verdict = FitLabel(text=verdict, size_hint_y=None, height=dp(26), max_font=sp(16), min_font=sp(14), color=theme.MUTED)
+        self.add_widget(self.verdict)

@@ -18,12 +18,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.events import Event
 from hardware.sensor import Sensor, SensorStatus
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,30 @@ class Absent(Exception):
     """No such device here: the sensor is offline and its (heavy) modules are never imported."""
 
 
+@dataclass(frozen=True)
+class ProfileIgnored:
+    """A profile that could not be used (a bad value, a folder, an unreadable file):
+    its sensor runs on the defaults, and the app says which file it ignored and why."""
+
+    path: str
+    reason: str
+
+    def text(self) -> str:
+        return f"Ignored {self.path} (using the defaults): {self.reason}"
+
+
+def load_or_defaults(load: Callable[[], T], defaults: Callable[[], T], path: Any, out: queue.Queue[Any]) -> T:
+    """``load()``, or on a bad profile ``defaults()`` with a ProfileIgnored notice on ``out``."""
+    from companion.errors import BellwetherError
+
+    try:
+        return load()
+    except BellwetherError as e:  # ConfigError names the file and key; a folder or link, the system's words
+        log.warning("profile %s ignored: %s", path, e)
+        out.put(ProfileIgnored(str(path), str(e)))
+        return defaults()
+
+
 def camera_absent() -> str | None:
     """Why there can be no camera (None: there may be one).
 
@@ -45,21 +70,22 @@ def camera_absent() -> str | None:
     both need a video device node.
     """
     from calibration.camera import profile_path
+    from companion.config import profile_present
 
-    if os.environ.get("BELLWETHER_CAMERA_BACKEND") or profile_path().exists() or glob.glob("/dev/video*"):
+    if os.environ.get("BELLWETHER_CAMERA_BACKEND") or profile_present(profile_path()) or glob.glob("/dev/video*"):
         return None
     return "no camera found (no /dev/video* device and no camera profile)"
 
 
 def microphone_absent() -> str | None:
     """Why there can be no microphone (None: there may be one); checked before importing numpy and PyAudio."""
-    from companion.config import load_toml
+    from companion.config import load_toml, profile_present
     from companion.paths import config_dir
 
     if os.environ.get("BELLWETHER_AUDIO_BACKEND"):
         return None
     settings = config_dir() / "settings.toml"
-    if settings.exists():
+    if profile_present(settings):
         try:
             if (load_toml(settings).get("microphone") or {}).get("backend"):
                 return None  # an explicit backend (wav, memory, pyaudio) is opened and may fail with its reason
@@ -81,7 +107,7 @@ def open_camera(out: queue.Queue[Any]) -> Sensor:
     from hardware.dice.sensor import DiceSensor
 
     path = profile_path()
-    profile = load_profile(path) if path.exists() else CameraProfile()
+    profile = load_or_defaults(lambda: load_profile(path), CameraProfile, path, out)
     # The profile is watched: one saved while the app runs (wizard or CLI) is used at once.
     return DiceSensor(
         lambda: open_source(profile.camera, path)[1], DiceReader.from_profile(profile), out, profile_path=path
@@ -93,17 +119,22 @@ def open_microphone(out: queue.Queue[Any]) -> Sensor:
     reason = microphone_absent()
     if reason:
         raise Absent(reason)
+    from calibration.whistle import Profile, load_profile, profile_path
+    from companion.paths import config_dir
+    from hardware.audio import AudioSettings
     from hardware.whistle.sensor import WhistleSensor
 
-    return WhistleSensor.from_config(out)
+    settings = load_or_defaults(AudioSettings.load, AudioSettings, config_dir() / "settings.toml", out)
+    profile = load_or_defaults(load_profile, Profile, profile_path(), out)
+    return WhistleSensor.from_config(out, settings=settings, profile=profile)
 
 
 def open_buttons(out: queue.Queue[Any]) -> Sensor | None:
     """The GPIO buttons of the button profile; None when no profile was made."""
-    from calibration.buttons import load_profile
+    from calibration.buttons import load_profile, profile_path
     from hardware.buttons import ButtonsSensor
 
-    mapping = load_profile()
+    mapping = load_or_defaults(load_profile, lambda: None, profile_path(), out)
     if mapping is None:
         return None
     return ButtonsSensor(mapping, out)
@@ -129,6 +160,7 @@ class SensorHub:
             s.name: SensorStatus(s.name, False, "starting", clock()) for s in self.specs.values()
         }
         self._thread: threading.Thread | None = None
+        self.ignored: dict[str, ProfileIgnored] = {}  # profile path -> why it was ignored
 
     # -- opening -------------------------------------------------------------
     def add(self, sensor: Sensor) -> None:
@@ -211,6 +243,9 @@ class SensorHub:
                 break
             if isinstance(item, SensorStatus):
                 self.statuses[item.sensor] = item
+                changed = True
+            elif isinstance(item, ProfileIgnored):
+                self.ignored[item.path] = item
                 changed = True
             elif isinstance(item, Event):
                 events.append(item)

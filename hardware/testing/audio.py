@@ -24,28 +24,18 @@ from typing import Any
 
 import numpy as np
 
-RATE = 16_000
+from hardware.audio import read_wav, resample
+
+# The generators the demo source also uses live in hardware.signals; they are
+# re-exported here so that every test sound comes from one module.
+from hardware.signals import RATE as RATE
+from hardware.signals import envelope as envelope
+from hardware.signals import noise as noise
+from hardware.signals import place as place
+from hardware.signals import sample_times as _t
+from hardware.signals import tone as tone
 
 # -- generated sounds ---------------------------------------------------------
-
-
-def _t(duration: float, rate: int) -> np.ndarray:
-    return np.arange(round(duration * rate)) / rate
-
-
-def envelope(n: int, rate: int, attack: float = 0.01, release: float = 0.02) -> np.ndarray:
-    """A blow's loudness: quick attack and release, so it does not click."""
-    env = np.ones(n)
-    a, r = max(1, round(attack * rate)), max(1, round(release * rate))
-    env[:a] = np.linspace(0, 1, a)[: min(a, n)]
-    env[-r:] *= np.linspace(1, 0, r)[-min(r, n) :]
-    return env
-
-
-def tone(freq: float, duration: float, amp: float = 0.3, rate: int = RATE) -> np.ndarray:
-    """A thin pure whistle tone."""
-    t = _t(duration, rate)
-    return (amp * np.sin(2 * np.pi * freq * t) * envelope(len(t), rate)).astype(np.float32)
 
 
 def chirp(f0: float, f1: float, duration: float, amp: float = 0.3, rate: int = RATE) -> np.ndarray:
@@ -79,11 +69,6 @@ def harmonic_toy(
     y = sum(a * np.sin((i + 1) * phase) for i, a in enumerate(harmonics) if (i + 1) * freq < rate / 2)
     y = y / max(1e-9, sum(harmonics)) + breath * rng.standard_normal(len(t))
     return (amp * y * envelope(len(t), rate)).astype(np.float32)
-
-
-def noise(duration: float, amp: float = 0.01, seed: int = 0, rate: int = RATE) -> np.ndarray:
-    """White room noise."""
-    return (amp * np.random.default_rng(seed).standard_normal(round(duration * rate))).astype(np.float32)
 
 
 def pink_noise(duration: float, amp: float = 0.01, seed: int = 0, rate: int = RATE) -> np.ndarray:
@@ -191,17 +176,8 @@ def speech(text: str, voice: str = "en", pitch: int = 50, speed: int = 160, rate
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "s.wav"
         subprocess.run([exe, "-v", voice, "-p", str(pitch), "-s", str(speed), "-w", str(out), text], check=True, capture_output=True)
-        from hardware.audio import read_wav, resample
-
         x, sr = read_wav(out)
     return resample(x, sr, rate).astype(np.float32)
-
-
-def place(background: np.ndarray, sound: np.ndarray, at_s: float, rate: int = RATE) -> None:
-    """Add ``sound`` into ``background`` starting at ``at_s`` seconds (in place)."""
-    i = round(at_s * rate)
-    end = min(len(background), i + len(sound))
-    background[i:end] += sound[: end - i]
 
 
 def write_wav(path: str | Path, samples: np.ndarray, rate: int = RATE) -> Path:

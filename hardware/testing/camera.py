@@ -1,7 +1,8 @@
 """Fake cameras for tests and the demo mode (the ``fake`` camera backend).
 
 ``FakeCamera`` plays a list of frames (looping on the last one, as a camera
-looking at a still table would).  ``FakeCameraDevice`` is a camera that can be
+looking at a still table would): the real ``hardware.camera.MemoryCamera``
+that the demo mode uses, made unpluggable.  ``FakeCameraDevice`` is a camera that can be
 unplugged and plugged back in from a test: while it is unplugged every read
 and every reopen fails with ``SensorError``, exactly as a USB webcam pulled
 out of the Pi does.
@@ -15,46 +16,21 @@ from collections.abc import Sequence
 import numpy as np
 
 from companion.errors import SensorError
+from hardware.camera import MemoryCamera
 
 
-class FakeCamera:
-    """Frames from memory; after the last one it keeps showing the last one."""
+class FakeCamera(MemoryCamera):
+    """Frames from memory that fail, as a webcam pulled out does, while their
+    ``FakeCameraDevice`` is unplugged."""
 
     def __init__(self, frames: Sequence[np.ndarray], description: str = "fake camera", hold_last: bool = True) -> None:
-        if not frames:
-            raise SensorError("a fake camera needs at least one frame")
-        self.frames = list(frames)
-        self.i = 0
-        self.hold_last = hold_last
-        self.description = description
-        self.closed = False
+        super().__init__(frames, description, hold_last)
         self.device: FakeCameraDevice | None = None
 
-    @classmethod
-    def blank(cls, width: int = 640, height: int = 480, grey: int = 160) -> FakeCamera:
-        return cls([np.full((height, width, 3), grey, np.uint8)], "blank fake camera")
-
-    @property
-    def exhausted(self) -> bool:
-        return self.i >= len(self.frames)
-
     def read(self) -> np.ndarray:
-        if self.closed:
-            raise SensorError(f"{self.description} is closed")
-        if self.device is not None and not self.device.plugged:
+        if not self.closed and self.device is not None and not self.device.plugged:
             raise SensorError(f"{self.description} was unplugged")
-        if self.i >= len(self.frames):
-            if not self.hold_last:
-                from hardware.camera import EndOfStream
-
-                raise EndOfStream(self.description)
-            return self.frames[-1].copy()
-        frame = self.frames[self.i]
-        self.i += 1
-        return frame.copy()
-
-    def close(self) -> None:
-        self.closed = True
+        return super().read()
 
 
 class FakeCameraDevice:

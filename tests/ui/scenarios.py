@@ -1087,3 +1087,125 @@ def scrolled_log_is_clipped(ctx: Ctx) -> Iterator[float]:
         pixel = gl.glReadPixels(x, y, 1, 1, gl.GL_RGB, gl.GL_UNSIGNED_BYTE)
         ctx.result["stored_pixel_is_background"] = max(abs(pixel[k] - background[k]) for k in range(3)) <= 8
     ctx.shot("home-stored")
+
+
+def _play_record(ctx: Ctx, fixture: str) -> Iterator[float]:
+    """A stored game played from a scenario record's events (the table's own moves, already checked)."""
+    from companion import records
+    from tests.test_game_records import FIXTURES
+
+    record = records.read(FIXTURES / fixture)
+    ctx.app.new_game(record.game, record.setup)
+    for event in record.events:
+        assert ctx.app.submit(event), ctx.app.message
+    yield 0.3
+
+
+@scenario()
+def sheep_hop_results(ctx: Ctx) -> Iterator[float]:
+    """Sheep Hop! is cooperative: Results says the table won (or the wolves did)
+    with the Shepherds' Scale and ranks nobody; Home's history says the same."""
+    app = ctx.app
+    for name, fixture in (("won", "sheep-hop/complete-game-table.jsonl"), ("lost", "sheep-hop/lost-game-few-saved.jsonl")):
+        yield from _play_record(ctx, fixture)
+        app.go("results")
+        yield 0.6
+        ids = ctx.screen.ids
+        ctx.result[name] = {
+            "title": ids.title.text,
+            "notes": ids.tie_break.text,
+            "lines": [[w.text for w in reversed(line.children) if hasattr(w, "text")] for line in ids.ranking.children[::-1]],
+            "problems": ctx.check(f"sheep-hop-results-{name}"),
+        }
+        if name == "won":  # Share results from the Results screen: this game only, BG Stats by default
+            yield from ctx.tap_text("Share results")
+            panel = _share_panel()
+            yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text.startswith("This Pi's data folder")))
+            ctx.result["share_status"] = panel.status.text
+            ctx.result["share_written"] = str(panel.written)
+            yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text == "Close"))
+        yield from ctx.tap_text("Home")
+        yield 0.5
+    ctx.result["home"] = [b.text for b in ctx.buttons(ctx.screen.ids.stored)]
+    ctx.result["home_problems"] = ctx.check("home-cooperative-history")
+
+
+def _share_panel() -> Any:
+    from kivy.core.window import Window
+
+    return next(w for w in Window.children if type(w).__name__ == "SharePanel")
+
+
+def _store_record(ctx: Ctx, fixture: str) -> None:
+    """A finished game in the history, as the table played it (stored directly, not shown)."""
+    from companion import records
+    from companion.session import Session
+    from tests.test_game_records import FIXTURES
+
+    record = records.read(FIXTURES / fixture)
+    session = Session.new(ctx.app.store, record.game, record.setup)
+    for event in record.events:
+        session.apply(event)
+
+
+@scenario()
+def history_dice(ctx: Ctx) -> Iterator[float]:
+    """Home → History by touch: a bar chart per die over every stored game, one
+    game's on its own, then Share results written to the data folder."""
+    app = ctx.app
+    for fixture in ("fleeced/full-game-two-players.jsonl", "shear-panic/complete-game-3-players.jsonl", "sheep-hop/complete-game-table.jsonl"):
+        _store_record(ctx, fixture)
+    app.close_session()
+    yield 0.5
+    yield from ctx.tap_text("History")
+    yield 0.8
+    ctx.result["screen"] = app.root.current
+    ids = ctx.screen.ids
+    charts = list(reversed(ids.charts.children))
+
+    def facts() -> list[dict[str, Any]]:
+        return [
+            {"title": c.children[-1].text, "verdict": c.verdict.text,
+             "columns": [[w.text for w in reversed(col.children) if hasattr(w, "text")] for col in reversed(c.children[1].children)]}
+            for c in reversed(ids.charts.children)
+        ]  # fmt: skip
+
+    ctx.result["all"] = facts()
+    ctx.result["games"] = [b.text for b in ctx.buttons(ids.games)]
+    ctx.result["problems_all"] = ctx.check("history-dice")
+    ctx.result["charts"] = len(charts)
+    yield from ctx.tap_text("Fleeced!")
+    yield 0.5
+    ctx.result["fleeced"] = facts()
+    ctx.result["problems_fleeced"] = ctx.check("history-dice-fleeced")
+    yield from ctx.tap_text("Share results")
+    yield 0.5
+    panel = _share_panel()
+    ctx.result["share_buttons"] = [b.text for b in ctx.buttons(panel)]
+    yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text == "BoardGameGeek CSV"))
+    yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text.startswith("This Pi's data folder")))
+    ctx.result["share_status"] = panel.status.text
+    ctx.result["share_written"] = str(panel.written)
+    from ui import theme
+
+    from .layout import check
+
+    ctx.shot("share-results")
+    ctx.result["problems_share"] = check(panel, theme.touch_size())
+    yield from ctx.tap(next(b for b in ctx.buttons(panel) if b.text == "Close"))
+    ctx.result["panel_closed"] = panel.parent is None
+
+
+@scenario()
+def shared_win_results(ctx: Ctx) -> Iterator[float]:
+    """A tie no rule breaks: Results names both winners and gives each a 1st."""
+    yield from _play_record(ctx, "battle-sheep/quick-mode-shared-win.jsonl")
+    ctx.app.go("results")
+    yield 0.6
+    ids = ctx.screen.ids
+    ctx.result["title"] = ids.title.text
+    ctx.result["places"] = [next(w.text for w in reversed(line.children) if hasattr(w, "text")) for line in ids.ranking.children[::-1]]
+    ctx.result["problems"] = ctx.check("results-shared-win")
+    yield from ctx.tap_text("Home")
+    yield 0.5
+    ctx.result["home"] = [b.text for b in ctx.buttons(ctx.screen.ids.stored)]

@@ -27,6 +27,7 @@ SCREENS: dict[str, str] = {
     "settings": "settings:SettingsScreen",
     "board_check": "board_check:BoardCheckScreen",
     "calibrate": "calibrate:CalibrateScreen",
+    "history": "history:HistoryScreen",
 }
 
 
@@ -49,7 +50,7 @@ def screen_class(name: str) -> type[Screen]:
 # (which is then built in that memory, not beside it); the emptied screen is
 # removed on the next frame (benchmarks/ui_bench.py: peak 151 -> 144 MB with
 # the Table's own letting go, see TableScreen.on_pre_leave).
-LET_GO = frozenset({"log", "results", "settings"})
+LET_GO = frozenset({"log", "results", "settings", "history"})
 LET_GO_AFTER = 0  # the next frame after leaving
 
 

@@ -47,8 +47,11 @@ def describe_stored(info: Any) -> str:
     players = ", ".join(info.players)
     outcome = info.summary.get("outcome")
     if outcome:
-        ranking = outcome.get("ranking") or ["?"]
-        state = f"finished, won by {ranking[0]}"
+        winners = outcome.get("winners") or (outcome.get("ranking") or ["?"])[:1]
+        if outcome.get("headline"):  # a cooperative result: the table's, not one player's
+            state = f"finished: {outcome['headline']}"
+        else:
+            state = f"finished, {'shared by ' + ' and '.join(winners) if len(winners) > 1 else 'won by ' + winners[0]}"
     else:
         events = info.summary.get("events", 0)
         state = f"in play, {events} event{'' if events == 1 else 's'}"

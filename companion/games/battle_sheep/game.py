@@ -502,10 +502,13 @@ class BattleSheep(Game):
             if len({herds[n] for n in tied}) < len(tied):
                 note += " (equal herds share the place; the rulebook has no further tie-break, listed in turn order)"
             notes.append(note)
+        best = (pastures[ranking[0]], herds[ranking[0]]) if ranking else None
+        shared = tuple(n for n in ranking if (pastures[n], herds[n]) == best)  # equal herds too: a shared win
         return Outcome(
             tuple(ranking),
             "; ".join(notes) or None,
             {"pastures": pastures, "largest_herd": herds},
+            winners=shared if len(shared) > 1 else (),
         )
 
     def state_json(self, state: BattleSheepState) -> dict[str, Any]:

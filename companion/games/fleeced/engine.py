@@ -221,7 +221,7 @@ class Fleeced(Game):
 
     def _discard(self, s: FleecedState, e: Event) -> FleecedState:
         self._expect(s, e, Phase.DISCARD, rule=rules.CHEESE)
-        return hands.discard(s, e.get("card"))
+        return hands.discard(s, e.get("card"), e.get("copy"))
 
     def _play(self, s: FleecedState, e: Event) -> FleecedState:
         card = e.get("card")
@@ -327,7 +327,8 @@ class Fleeced(Game):
         if state.phase is not Phase.OVER:
             return None
         ranking, tie = scoring.ranking(state)
-        return Outcome(ranking, tie, {"points": self.scores(state)})
+        shared = scoring.winners(state)  # level on points and sheep claimed: they share the win
+        return Outcome(ranking, tie, {"points": self.scores(state)}, winners=shared if len(shared) > 1 else ())
 
     def turn_phase(self, state: FleecedState) -> tuple[int, str]:
         return (state.turn, state.phase.value)

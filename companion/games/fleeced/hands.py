@@ -46,16 +46,47 @@ def draw(s: FleecedState, card: str) -> FleecedState:
     return evolve(s, phase=Phase.DISCARD if len(hand) > HAND_LIMIT else Phase.ACTIONS)
 
 
-def discard(s: FleecedState, card: str) -> FleecedState:
+# Which copy of a kind a discard puts back, when the hand holds one drawn this
+# turn and one from before ("place one of your Cheese Cards (your choice) under
+# the pile"): the choice decides whether the kind can still be played this turn.
+DRAWN = "drawn"  # the copy just picked up (the one held before stays playable)
+HELD = "held"  # a copy held from before (the new one cannot be played this turn)
+COPIES = (DRAWN, HELD)
+
+
+def copies(s: FleecedState, card: str) -> tuple[int, int]:
+    """(drawn this turn, held from before) copies of ``card`` in the active hand."""
+    drawn = s.fresh.count(card)
+    return drawn, s.hands[s.active].count(card) - drawn
+
+
+def discard(s: FleecedState, card: str, copy: str | None = None) -> FleecedState:
+    """Put one ``card`` under the pile; ``copy`` says which (``None``: one held
+    from before when there is one, as every record made before ``copy`` existed
+    was played)."""
     a = s.active
     hand = s.hands[a]
     if not isinstance(card, str) or card not in hand:
         what = CARD_TITLES.get(card, card) if isinstance(card, str) else repr(card)
         raise refuse(f"{s.player} holds no {what} to put under the pile", rules.CHEESE)
-    i = hand.index(card)
-    hand = hand[:i] + hand[i + 1 :]
+    title = CARD_TITLES.get(card, card)
+    drawn, held = copies(s, card)
+    if copy is None:
+        copy = HELD if held else DRAWN
+    elif copy not in COPIES:
+        raise refuse(f"copy is {DRAWN!r} (the card just drawn) or {HELD!r} (one held from before), not {copy!r}",
+                     rules.CHEESE)
+    if copy == DRAWN and not drawn:
+        raise refuse(f"{s.player} drew no {title} this turn: the one in hand was held from before", rules.CHEESE)
+    if copy == HELD and not held:
+        raise refuse(f"{s.player}'s {title} was drawn this turn; none is held from before", rules.CHEESE)
     fresh = s.fresh
-    if card in fresh and hand.count(card) < fresh.count(card):
-        j = fresh.index(card)
+    if copy == DRAWN:
+        # The copy drawn last sits last in the hand (draw appends it).
+        i = len(hand) - 1 - hand[::-1].index(card)
+        j = len(fresh) - 1 - fresh[::-1].index(card)
         fresh = fresh[:j] + fresh[j + 1 :]
+    else:
+        i = hand.index(card)
+    hand = hand[:i] + hand[i + 1 :]
     return evolve(s, hands=set_at(s.hands, a, hand), fresh=fresh, phase=Phase.ACTIONS)

@@ -25,7 +25,7 @@ from .board import (
     SQUARE,
     key_for,
 )
-from .hands import can_play
+from .hands import DRAWN, HELD, can_play, copies
 from .state import FleecedState, Phase
 from .turns import needs_whistle
 from .whistles import blocks_check, contestable
@@ -115,10 +115,7 @@ def _phase_prompt(s: FleecedState) -> Prompt:
         return Prompt(p, f"{p} ended on a cheese square: draw a Cheese Card and tap which it is.", rules.CHEESE,
                       ("draw",), choices=tuple(cards))
     if s.phase is Phase.DISCARD:
-        kinds = dict.fromkeys(s.hands[s.active])
-        cards = [Choice(f"Put {CARD_TITLES[c]} under the pile", "discard", {"card": c}, player=p) for c in kinds]
-        return Prompt(p, f"{p} holds six Cheese Cards: put one under the pile to keep five.", rules.CHEESE,
-                      ("discard",), choices=tuple(cards))
+        return _discard_prompt(s)
     if s.phase is Phase.HIDEOUT:
         assert s.opening is not None
         bag = s.sheep.bag
@@ -147,6 +144,31 @@ def _phase_prompt(s: FleecedState) -> Prompt:
     won = f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} share the win"
     text = f"Game over. {won}." + (f" {tie}" if tie else "")
     return Prompt(None, text, rules.VICTORY)
+
+
+def _the(card: str) -> str:
+    """``card`` after "the": "the Key to the Pub", "the other Cheese Card"."""
+    return "the other Cheese Card" if card == OTHER else f"the {CARD_TITLES[card]}"
+
+
+def _discard_prompt(s: FleecedState) -> Prompt:
+    """One button per kind in hand; a kind held twice, once from before and once
+    just drawn, gets a button for each copy, since only the one held before can
+    be played this turn (the rulebook's "one of your Cheese Cards (your choice)")."""
+    p = s.player
+    cards: list[Choice] = []
+    text = f"{p} holds six Cheese Cards: put one under the pile to keep five."
+    for c in dict.fromkeys(s.hands[s.active]):
+        drawn, held = copies(s, c)
+        if drawn and held:
+            the = _the(c)
+            cards += [Choice(f"Put {the} just drawn under the pile", "discard", {"card": c, "copy": DRAWN}, player=p),
+                      Choice(f"Put {the} you already had under the pile", "discard", {"card": c, "copy": HELD},
+                             player=p)]
+            text += f" Keep {the} you already had to play it this turn: the one just drawn waits for a later turn."
+        else:
+            cards.append(Choice(f"Put {CARD_TITLES[c]} under the pile", "discard", {"card": c}, player=p))
+    return Prompt(p, text, rules.CHEESE, ("discard",), choices=tuple(cards))
 
 
 def _roll_prompt(s: FleecedState, dice: DiceRequest) -> Prompt:

@@ -200,7 +200,8 @@ class PendletonHill(Game):
             else:
                 parts.append("still tied after all three tie-breaks (listed in seat order)")
             sentences.append("; ".join(parts) + ".")
-        return Outcome(ranking, " ".join(sentences) or None, detail=fig)
+        shared = tuple(n for n in ranking if key(n) == key(ranking[0])) if ranking else ()  # still tied: a shared win
+        return Outcome(ranking, " ".join(sentences) or None, detail=fig, winners=shared if len(shared) > 1 else ())
 
     def state_json(self, state: HillState) -> dict[str, Any]:
         s = state

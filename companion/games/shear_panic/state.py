@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Any
 
 from .actions import Action
-from .flock import Flock
+from .flock import Flock, Pos
 from .tiles import Tile
 from .track import Track
 
@@ -40,11 +40,17 @@ class Then(str, Enum):
 
 @dataclass(frozen=True)
 class LastAction:
-    """The previous menu action, for the no-reverse symbols."""
+    """The previous menu action, as the move that would undo it (the no-reverse symbols, ``reverse.py``).
+
+    ``back`` is the way back: a step in the flock's frame, or for an Ewe Turn the
+    other side.  ``at`` is a square on what the action moved: the sheep (Lamb
+    Push, Lamb Roll, Leapfrog) or the line (Line and Diagonal Push); None when
+    it moved the whole flock.  Both are in the *current* flock's frame.
+    """
 
     action: Action
-    flock_before: Flock
-    facing_before: str
+    back: Pos | str
+    at: Pos | None = None
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from . import actions, regroup, scoring, words
+from . import actions, regroup, reverse, scoring, words
 from .actions import Action, Refusal
 from .flock import (
     COUNT,
@@ -29,7 +29,7 @@ from .flock import (
     is_connected,
     turned,
 )
-from .state import LastAction, Phase, Scoring, State, Then
+from .state import Phase, Scoring, State, Then
 from .tiles import Symbol, Tile
 
 PANIC_FACES: tuple[str, ...] = ("blue", "green", "red", "yellow", "black", "white")
@@ -119,23 +119,6 @@ def tile_result(state: State, tile: Tile, payload: Mapping[str, Any]) -> tuple[G
     return move(grid, sheep, d), state.facing
 
 
-def check_reverse(state: State, tile: Tile, flock: Flock, facing: str) -> None:
-    """The crossed-out circle, and the die symbol when no die was rolled since."""
-    guarded = tile.symbol is Symbol.NO_REVERSE or (tile.symbol is Symbol.DIE and not state.rolled_since)
-    last = state.last_action
-    if (
-        guarded
-        and last is not None
-        and last.action is tile.action
-        and flock == last.flock_before
-        and facing == last.facing_before
-    ):
-        why = "crossed-out circle" if tile.symbol is Symbol.NO_REVERSE else "die symbol: no die rolled since"
-        raise Refusal(
-            f"this {tile.action.value} would return the flock to where the previous action took it from ({why})", MENU
-        )
-
-
 def on_action(state: State, payload: Mapping[str, Any]) -> State:
     tile_id = payload.get("tile")
     tile = state.tile(tile_id) if isinstance(tile_id, str) else None
@@ -145,8 +128,8 @@ def on_action(state: State, payload: Mapping[str, Any]) -> State:
     if tile.id not in mine:
         raise Refusal(f"the tile {tile.id} is already covered: it cannot be used again this game", MENU)
     grid, facing = tile_result(state, tile, payload)
-    flock = Flock.of(grid)
-    check_reverse(state, tile, flock, facing)
+    reverse.check(state, tile, payload)
+    flock, shift = reverse.placed(grid)
     left = list(state.tiles_left)
     left[state.active] = tuple(t for t in mine if t != tile.id)
     new = replace(
@@ -154,7 +137,7 @@ def on_action(state: State, payload: Mapping[str, Any]) -> State:
         flock=flock,
         facing=facing,
         tiles_left=tuple(left),
-        last_action=LastAction(tile.action, state.flock, state.facing),
+        last_action=reverse.carried(reverse.undo_of(state, tile, payload), shift),
         rolled_since=False,
         pending_time=tile.time,
         then=Then.ADVANCE,
@@ -187,7 +170,7 @@ def on_push(state: State, payload: Mapping[str, Any]) -> State:
     sheep = sheep_at(state, payload.get("sheep", state.push_colour), state.push_colour, rule)
     grid = actions.lamb_push(state.flock.grid(), sheep, step_of(payload.get("direction"), rule))
     then = Then.END_TRUCK if state.truck else Then.END_TURN
-    return settle(replace(state, flock=Flock.of(grid), push_colour=None, then=then))
+    return settle(replace(state, **reverse.moved_to(state, grid), push_colour=None, then=then))
 
 
 def on_turn(state: State, payload: Mapping[str, Any]) -> State:
@@ -196,7 +179,7 @@ def on_turn(state: State, payload: Mapping[str, Any]) -> State:
         raise Refusal("the whole flock turns 90 degrees: 'direction' left or right", PANIC)
     grid = actions.ewe_turn(state.flock.grid(), side)
     then = Then.END_TRUCK if state.truck else Then.END_TURN
-    return settle(replace(state, flock=Flock.of(grid), facing=turned(state.facing, side), then=then))
+    return settle(replace(state, **reverse.moved_to(state, grid, side), facing=turned(state.facing, side), then=then))
 
 
 def on_regroup_roll(state: State, face: object) -> State:
@@ -227,7 +210,7 @@ def on_regroup(state: State, payload: Mapping[str, Any]) -> State:
         raise Refusal("this group has no legal route", regroup.SECTION)
     for r in in_group:
         if r.direction == d and r.slide == slide:
-            return settle(replace(state, flock=Flock.of(r.grid), regroup_face=None))
+            return settle(replace(state, **reverse.moved_to(state, r.grid), regroup_face=None))
     legal = "; ".join(r.label() for r in in_group)
     face = state.regroup_face or "no die (corner slide)"
     raise Refusal(f"not a legal regrouping with {face}: legal moves for this group are {legal}", regroup.SECTION)
@@ -264,7 +247,7 @@ def _award(state: State, by_colour: Mapping[str, int], reason: str, shorn: tuple
 
 def _shear_and_score(state: State, reason: str) -> State:
     grid, shorn = scoring.shear(state.flock.grid())
-    state = replace(state, flock=Flock.of(grid), shorn=state.shorn + shorn)
+    state = replace(state, **reverse.moved_to(state, grid), shorn=state.shorn + shorn)
     return _award(state, scoring.by_rows(grid, from_front=False), reason, shorn)
 
 
@@ -337,14 +320,6 @@ def name_of(state: State, i: int) -> str:
 # -- enumeration --------------------------------------------------------------
 
 
-def _guarded(state: State, tile: Tile) -> bool:
-    """Whether the no-reverse check can bite this tile now (it needs the result)."""
-    last = state.last_action
-    if last is None or last.action is not tile.action:
-        return False
-    return tile.symbol is Symbol.NO_REVERSE or (tile.symbol is Symbol.DIE and not state.rolled_since)
-
-
 def legal_tile_payloads(state: State) -> Iterator[dict[str, Any]]:
     """Every legal menu action now, as event payloads.
 
@@ -354,11 +329,10 @@ def legal_tile_payloads(state: State) -> Iterator[dict[str, Any]]:
     """
     grid = state.flock.grid()
     own = state.colours[state.active]
-    seen: set[str] = set()
     for tile_id in state.tiles_left[state.active]:
         tile = state.tile(tile_id)
         assert tile is not None
-        guarded = _guarded(state, tile)
+        guarded = reverse.guarded(state, tile)
         for payload in _candidates(state, tile, grid, own):
             if tile.action is Action.LAMB_ROLL:
                 x, y = payload["sheep"]
@@ -369,16 +343,8 @@ def legal_tile_payloads(state: State) -> Iterator[dict[str, Any]]:
                     for nx, ny in NEIGHBOURS
                 ):
                     continue
-            if guarded:
-                key = tile.action.value + repr(sorted((k, str(v)) for k, v in payload.items() if k != "tile"))
-                if key in seen:
-                    continue  # an identical move on a twin tile was already found illegal
-                result, facing = tile_result(state, tile, payload)
-                try:
-                    check_reverse(state, tile, Flock.of(result), facing)
-                except Refusal:
-                    seen.add(key)
-                    continue
+            if guarded and reverse.undoes(state.last_action, tile, payload):
+                continue
             yield payload
 
 

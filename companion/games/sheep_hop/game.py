@@ -672,10 +672,18 @@ class SheepHop(Game):
             return None
         saved, captured = state.count(Where.PEN), state.count(Where.DEN)
         won = saved > captured  # "if a majority of sheep was saved"
+        title = SCALE.get(saved) if won else None
+        tally = f"{saved} saved, {captured} caught"
+        headline = f"You won together: {tally}{f': {title}' if title else ''}" if won else f"The wolves won: {tally}"
+        # The Shepherds' Scale, the rung reached marked, so the table sees how far it was.
+        notes = ("Shepherds' Scale, sheep saved:", *(f"{n}: {name}{' (you)' if n == saved and won else ''}" for n, name in sorted(SCALE.items())))
         return Outcome(
             tuple(self.players(state)),
             None,
-            {"won": won, "saved": saved, "captured": captured, "title": SCALE.get(saved) if won else None},
+            {"won": won, "saved": saved, "captured": captured, "title": title},
+            won=won,
+            headline=headline,
+            notes=notes,
         )
 
     def state_json(self, state: SheepHopState) -> dict[str, Any]:

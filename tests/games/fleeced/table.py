@@ -14,8 +14,10 @@ T0 = 1_750_000_000.0
 
 
 class Table:
-    def __init__(self, players: Sequence[str] = ("Wallace", "Gromit"), **options: Any) -> None:
-        setup: dict[str, Any] = {"players": [{"name": p} for p in players]}
+    def __init__(self, players: Sequence[str] = ("Wallace", "Gromit"), hands: dict[str, list[str]] | None = None,
+                 **options: Any) -> None:
+        hands = hands or {}
+        setup: dict[str, Any] = {"players": [{"name": p, **({"hand": hands[p]} if p in hands else {})} for p in players]}
         if options:
             setup["options"] = options
         self.session = Session(GAME, setup)

@@ -380,3 +380,48 @@ def test_key_drawn_this_turn_cannot_open_this_turn() -> None:
     with pytest.raises(IllegalAction, match="drawn this turn") as err:
         t.send("open", {"hideout": "pub", "card": "key-pub"})
     assert t.state is before and "Cheese Cards" in err.value.rule
+
+
+def _six_with_a_duplicate(t: Table) -> None:
+    """Wallace holds 'other' from the deal's named cards and draws a second one as his sixth."""
+    for card in ("roll-2", "jump-to", "other"):
+        t.roll(2)
+        t.land("cheese")
+        t.send("draw", {"card": card})
+        if t.phase == "discard":
+            return
+        t.end_turn()
+        t.roll(1)
+        t.land()
+        t.end_turn()
+
+
+def test_a_duplicate_card_offers_both_copies_in_words() -> None:
+    t = Table(hands={"Wallace": ["other", "key-pub", "skeleton-key"]}).start()
+    _six_with_a_duplicate(t)
+    prompt = t.prompt()
+    both = [c for c in prompt.choices if c.payload["card"] == "other"]
+    assert [c.label for c in both] == ["Put the other Cheese Card just drawn under the pile",
+                                       "Put the other Cheese Card you already had under the pile"]
+    assert "you already had to play it this turn" in prompt.text
+    # a kind held once has one button, as before (no copy to choose)
+    assert [c.payload for c in prompt.choices if c.payload["card"] == "key-pub"] == [{"card": "key-pub"}]
+    before = t.state
+    t.session.apply(both[0].event())
+    assert t.json["drawn_this_turn"] == [] and "Play another Cheese Card" in [c.label for c in t.prompt().choices]
+    t.session.undo()
+    assert t.state == before
+    t.session.apply(both[1].event())
+    assert t.json["drawn_this_turn"] == ["other"]
+    assert "Play another Cheese Card" not in [c.label for c in t.prompt().choices]
+
+
+def test_a_bad_copy_is_refused_and_changes_nothing() -> None:
+    t = Table().start()
+    _six_with_a_duplicate(t)
+    before = t.state
+    with pytest.raises(IllegalAction, match=r"'drawn' .* or 'held'"):
+        t.send("discard", {"card": "other", "copy": "newest"})
+    with pytest.raises(IllegalAction, match="none is held from before"):
+        t.send("discard", {"card": "other", "copy": "held"})  # the deal's cards are unseen '?'
+    assert t.state == before
