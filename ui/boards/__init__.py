@@ -67,6 +67,31 @@ class Picture:
         """Take back what ``held`` returned (the game has not moved since)."""
 
 
+class Taps:
+    """Mixin for a drawn picture (a Widget) whose touch targets are found by
+    ``target_at(x, y)``: a tap is the same target under the finger down and
+    up (a drag that scrolls the picture is not a tap); it calls ``tapped``."""
+
+    def target_at(self, x: float, y: float) -> Any:
+        return None
+
+    def tapped(self, target: Any) -> None:
+        """Called with the target a finger tapped."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if self.collide_point(*touch.pos):  # type: ignore[attr-defined]
+            touch.ud[id(self)] = self.target_at(*touch.pos)
+        return super().on_touch_down(touch)  # type: ignore[misc]
+
+    def on_touch_up(self, touch: Any) -> bool:
+        down = touch.ud.get(id(self))
+        if down is not None and self.collide_point(*touch.pos) and self.target_at(*touch.pos) == down:  # type: ignore[attr-defined]
+            touch.ud[id(self)] = None
+            self.tapped(down)
+            return True
+        return super().on_touch_up(touch)  # type: ignore[misc]
+
+
 def _module(game_name: str) -> ModuleType | None:
     name = f"{__name__}.{game_name.replace('-', '_')}"
     try:

@@ -41,7 +41,7 @@ from ..widgets import (
     reuse,
     shape_points,
 )
-from . import Picture, SetupOption, SetupSpec
+from . import Picture, SetupOption, SetupSpec, Taps
 
 SETUP = SetupSpec(options=(SetupOption("mode", "Mode", ("board", "quick")),))
 SQRT3 = math.sqrt(3)
@@ -80,7 +80,7 @@ def hex_layout(cells: Sequence[Hex], width: float, height: float, least: float =
     return size, ox, oy
 
 
-class HexField(Widget):
+class HexField(Taps, Widget):
     """The field, drawn from pastures and stacks; ``on_hex`` gets each touched pasture."""
 
     def __init__(self, **kw: Any) -> None:
@@ -128,19 +128,12 @@ class HexField(Widget):
         best = min(self.targets, key=lambda h: math.dist(self.centre(*h), (x, y)))
         return best if math.dist(self.centre(*best), (x, y)) <= self.hex_size else None
 
-    def on_touch_down(self, touch_: Any) -> bool:
-        if self.collide_point(*touch_.pos) and self.on_hex is not None:
-            touch_.ud["hex_field"] = self.hex_at(*touch_.pos)
-        return super().on_touch_down(touch_)
+    def target_at(self, x: float, y: float) -> Hex | None:
+        return self.hex_at(x, y)
 
-    def on_touch_up(self, touch_: Any) -> bool:
-        # A tap, not a drag to scroll: the same hex under the finger down and up.
-        down = touch_.ud.get("hex_field")
-        if down is not None and self.collide_point(*touch_.pos) and self.hex_at(*touch_.pos) == down:
-            touch_.ud["hex_field"] = None
-            self.on_hex(down)
-            return True
-        return super().on_touch_up(touch_)
+    def tapped(self, target: Hex) -> None:
+        if self.on_hex is not None:
+            self.on_hex(target)
 
     def redraw(self, *_: Any) -> None:
         self.canvas.clear()

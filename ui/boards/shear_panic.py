@@ -39,7 +39,7 @@ from companion.session import Session
 from .. import theme
 from ..offers import PICTURE_HANDLES
 from ..widgets import FitButton, fan, fans_mesh, load_kv, reuse, shape_points
-from . import SetupSpec
+from . import SetupSpec, Taps
 
 SETUP = SetupSpec(key="colour", values=("red", "yellow", "blue", "green"))
 
@@ -167,7 +167,7 @@ def _arrow(cx: float, cy: float, dx: float, dy: float, r: float) -> tuple[list[f
     return [*tip, *left, cx - ux * r * 0.2, cy - uy * r * 0.2, *right], cx, cy
 
 
-class FlockView(Widget):
+class FlockView(Taps, Widget):
     """The flock on the table, seen from above (north up), with a ring of empty
     cells around it where arrows can point out of the flock."""
 
@@ -259,22 +259,15 @@ class FlockView(Widget):
         return None
 
     # -- touches ------------------------------------------------------------------
-    def on_touch_down(self, touch: Any) -> bool:
-        if self.collide_point(*touch.pos):
-            touch.ud["flock_cell"] = self.cell_at(*touch.pos)
-        return super().on_touch_down(touch)
+    def target_at(self, x: float, y: float) -> Pos | None:
+        return self.cell_at(x, y)
 
-    def on_touch_up(self, touch: Any) -> bool:
-        down = touch.ud.get("flock_cell")
-        if down is not None and self.collide_point(*touch.pos) and self.cell_at(*touch.pos) == down:
-            touch.ud["flock_cell"] = None
-            way = self.arrow_cells().get(down)
-            if way is not None and self.on_arrow is not None:
-                self.on_arrow(way)
-            elif down in self.flock and self.on_sheep is not None:
-                self.on_sheep(down)
-            return True
-        return super().on_touch_up(touch)
+    def tapped(self, target: Pos) -> None:
+        way = self.arrow_cells().get(target)
+        if way is not None and self.on_arrow is not None:
+            self.on_arrow(way)
+        elif target in self.flock and self.on_sheep is not None:
+            self.on_sheep(target)
 
     # -- drawing ------------------------------------------------------------------
     def redraw(self, *_: Any) -> None:
