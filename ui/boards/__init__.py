@@ -9,6 +9,7 @@ playable the day its engine lands.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 from dataclasses import dataclass, field
@@ -90,6 +91,35 @@ class Taps:
             self.tapped(down)
             return True
         return super().on_touch_up(touch)  # type: ignore[misc]
+
+
+@functools.cache
+def chosen_button_class() -> type:
+    """A FitButton that can be marked as the one chosen (a thick accent frame):
+    a button's own "down" colour is reset by the finger's release."""
+    from kivy.graphics import Color, Line
+    from kivy.properties import BooleanProperty
+
+    from ..widgets import FitButton
+
+    class ChosenButton(FitButton):
+        chosen = BooleanProperty(False)
+
+        def __init__(self, **kw: Any) -> None:
+            super().__init__(**kw)
+            self.fbind("chosen", self._frame)
+            self.fbind("pos", self._frame)
+            self.fbind("size", self._frame)
+
+        def _frame(self, *_: Any) -> None:
+            self.canvas.after.remove_group("chosen")
+            if self.chosen:
+                self.canvas.after.add(Color(*theme.ACCENT, group="chosen"))
+                self.canvas.after.add(
+                    Line(rectangle=(self.x + 2, self.y + 2, self.width - 4, self.height - 4), width=3, group="chosen")
+                )
+
+    return ChosenButton
 
 
 def _module(game_name: str) -> ModuleType | None:

@@ -33,7 +33,6 @@ from companion.session import Session
 from .. import theme
 from ..offers import PICTURE_HANDLES
 from ..widgets import (
-    FitButton,
     fans_mesh,
     keep_children,
     load_kv,
@@ -41,7 +40,7 @@ from ..widgets import (
     reuse,
     shape_points,
 )
-from . import Picture, SetupOption, SetupSpec, Taps
+from . import Picture, SetupOption, SetupSpec, Taps, chosen_button_class
 
 SETUP = SetupSpec(options=(SetupOption("mode", "Mode", ("board", "quick")),))
 SQRT3 = math.sqrt(3)
@@ -206,7 +205,7 @@ class HexField(Taps, Widget):
         return label
 
 
-class PlacementPreview(FitButton):
+class PlacementPreview(chosen_button_class()):  # type: ignore[misc]
     """A button showing the pasture board lying one way, beside the field near it."""
 
     def __init__(self, **kw: Any) -> None:
@@ -222,7 +221,8 @@ class PlacementPreview(FitButton):
         self._draw()
 
     def _draw(self, *_: Any) -> None:
-        self.canvas.after.clear()
+        # Its own group: the button's frame and text flush live in canvas.after too.
+        self.canvas.after.remove_group("preview")
         cells = [*self.cells, *self.near]
         if not cells:
             return
@@ -232,11 +232,11 @@ class PlacementPreview(FitButton):
         def at(h: Hex) -> tuple[float, float]:
             return self.x + pad + ox + size * SQRT3 * (h[0] + h[1] / 2), self.y + pad + oy - size * 1.5 * h[1]
 
-        with self.canvas.after:
-            Color(*theme.MUTED)
-            Mesh(**fans_mesh([(hex_corners(*at(h), size * 0.9), *at(h)) for h in self.near]), mode="triangles")
-            Color(*GRASS)
-            Mesh(**fans_mesh([(hex_corners(*at(h), size * 0.9), *at(h)) for h in self.cells]), mode="triangles")
+        after = self.canvas.after
+        after.add(Color(*theme.MUTED, group="preview"))
+        after.add(Mesh(**fans_mesh([(hex_corners(*at(h), size * 0.9), *at(h)) for h in self.near]), mode="triangles", group="preview"))
+        after.add(Color(*GRASS, group="preview"))
+        after.add(Mesh(**fans_mesh([(hex_corners(*at(h), size * 0.9), *at(h)) for h in self.cells]), mode="triangles", group="preview"))
 
 
 class ResultRow(BoxLayout):
@@ -415,7 +415,7 @@ class BattleSheepBoard(Picture, BoxLayout):
         for b, (kind, text, action, extra) in zip(reuse(self._options, len(buttons), self._option_button), buttons, strict=True):
             b.text, b.action = text, action
             b.show(*extra) if kind == "preview" else b.show((), [])
-            b.state = "down" if action[0] == "lie" and action[1] is self.option else "normal"
+            b.chosen = action[0] == "lie" and action[1] == self.option
             grid.add_widget(b)
         self._fit()
         pastures, herd = sj.get("pastures", {}), sj.get("largest_herd", {})

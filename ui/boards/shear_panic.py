@@ -38,8 +38,8 @@ from companion.session import Session
 
 from .. import theme
 from ..offers import PICTURE_HANDLES
-from ..widgets import FitButton, fan, fans_mesh, load_kv, reuse, shape_points
-from . import SetupSpec, Taps
+from ..widgets import fan, fans_mesh, load_kv, reuse, shape_points
+from . import SetupSpec, Taps, chosen_button_class
 
 SETUP = SetupSpec(key="colour", values=("red", "yellow", "blue", "green"))
 
@@ -507,11 +507,12 @@ class ShearPanicBoard(BoxLayout):
             moves = self._touches.get(t.id, {})
             fits = not t.needs_sheep or self.selected is None or self.selected in moves
             b.disabled = t.used or not moves or not fits
-            b.state = "down" if self.tile == t.id else "normal"
+            # The chosen tile lit (not the button's own "down" state, which the finger's release resets).
+            b.chosen = self.tile == t.id
             box.add_widget(b)
 
     def _tile_button(self) -> Any:
-        b = FitButton(max_font=sp(17), min_font=sp(14), halign="center")
+        b = chosen_button_class()(max_font=sp(17), min_font=sp(14), halign="center")
         b.bind(on_release=self.choose_tile)
         return b
 
