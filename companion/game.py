@@ -44,9 +44,28 @@ class Choice:
     type: str
     payload: Mapping[str, Any] = field(default_factory=dict)
     player: str | None = None
+    group: str | None = None  # choices sharing a group are offered behind one button with this label
+
 
     def event(self, **kw: Any) -> Event:
         return Event(type=self.type, payload=dict(self.payload), player=self.player, **kw)
+
+
+@dataclass(frozen=True)
+class CountsRequest:
+    """Several counts entered at once (one event): a screen shows − / + per field.
+
+    ``fields`` are (payload key, label); the counts must add up to ``total``
+    when it is given.
+    """
+
+    type: str
+    fields: tuple[tuple[str, str], ...]
+    player: str | None = None
+    total: int | None = None
+
+    def event(self, counts: Mapping[str, int], **kw: Any) -> Event:
+        return Event(type=self.type, payload={k: int(counts.get(k, 0)) for k, _ in self.fields}, player=self.player, **kw)
 
 
 @dataclass(frozen=True)
@@ -60,6 +79,8 @@ class Prompt:
     dice: DiceRequest | None = None
     choices: tuple[Choice, ...] = ()
     alert: str | None = None  # a ruling to show large (e.g. a whistle penalty)
+    tone: str = "info"  # of the alert: "penalty" (shown red), "good" (green) or "info" (neutral)
+    counts: CountsRequest | None = None  # counts the table enters at once, besides or instead of choices
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -208,9 +229,14 @@ class Game(ABC):
         """Events the rules allow now, where the game can enumerate them."""
         return [c.event() for c in self.prompt(state).choices]
 
-    def describe(self, state: State, event: Event) -> str | None:
+    def describe(self, event: Event) -> str | None:
+        """An event in the players' words for the Log ("Ann ended on a plain square"), or None for the generic wording."""
+        return None
+
+    def describe_move(self, state: State, event: Event) -> str | None:
         """``event`` in the table's words, read against the state it applies to
-        (None: the Log's generic wording)."""
+        (a game whose words need the state: "Lamb Push 3: red sheep, back-left");
+        None: ``describe``'s words."""
         return None
 
     def announcements(self, state: State) -> tuple[str, ...]:

@@ -84,6 +84,7 @@ class BellwetherApp(App):
     palette = StringProperty("standard")
     speak = BooleanProperty(False)
     sensor_summary = StringProperty("Sensors: starting")
+    sensor_summary_short = StringProperty("Sensors: starting")  # on the Table's bar; touch it for Settings
     message = StringProperty("")  # the last refusal or notice, shown on the Table
     version = NumericProperty(0)  # bumped after every change the screens must show
 
@@ -226,6 +227,7 @@ class BellwetherApp(App):
             self.last_roll = event
         if event.type == WHISTLE:
             self.last_whistle = event
+        before = self.session.prompt().player
         try:
             self.session.apply(event)
         except IllegalAction as e:
@@ -242,6 +244,8 @@ class BellwetherApp(App):
         if event.type == ROLL:
             self.last_roll_accepted = True
             self.pending_roll = None
+        if self.session.prompt().player != before and event.type != WHISTLE:
+            self.last_whistle = None  # the indicator shows this turn's whistle only
         self.message = ""
         self._after_change()
         return True
@@ -280,7 +284,13 @@ class BellwetherApp(App):
         return True
 
     def undo(self) -> None:
+        s = self.session
+        last, before = (s.events[-1], len(s.events)) if s is not None and s.events else (None, 0)
         self._history(lambda s: s.undo())
+        if last is not None and s is not None and len(s.events) < before:
+            from .history import describe
+
+            self.message = f"Undone: {describe(last, s.game)} (Redo puts it back)."
 
     def redo(self) -> None:
         self._history(lambda s: s.redo())
@@ -298,6 +308,9 @@ class BellwetherApp(App):
             self.changed()
             return
         self.message = ""
+        # After an undo or redo the indicator shows a whistle only if it is the last thing that happened.
+        last = self.session.events[-1] if self.session.events else None
+        self.last_whistle = last if last is not None and last.type == WHISTLE else None
         self._after_change()
 
     def _after_change(self) -> None:
@@ -316,11 +329,12 @@ class BellwetherApp(App):
         self._requested = request
         self.hub.request(request)
 
-    def whistle(self, source: Source = Source.TOUCH) -> bool:
-        """A whistle entered by hand (space bar or the Whistle button): blown by the player whose turn it is."""
+    def whistle(self, source: Source = Source.TOUCH, blower: str | None = None) -> bool:
+        """A whistle entered by hand: by ``blower`` (the Table's "Who blew?"), else
+        (the space bar) by the player whose turn it is."""
         if self.session is None:
             return False
-        blower = self.session.prompt().player
+        blower = blower or self.session.prompt().player
         return self.submit(Event(WHISTLE, {"blower": blower}, blower, time.time(), source))
 
     # -- settings --------------------------------------------------------------
@@ -345,7 +359,7 @@ class BellwetherApp(App):
         players = s.setup["players"] if s is not None else []
         for i, p in enumerate(players):
             if p["name"] == name:
-                return theme.swatch_named(self.palette, p.get("colour"), i), theme.shape(i)
+                return theme.player_style(self.palette, p.get("colour"), i)
         return theme.swatch(self.palette, 0), theme.shape(0)
 
     # -- the clock -------------------------------------------------------------
@@ -408,6 +422,8 @@ class BellwetherApp(App):
             if fresh:  # a broken profile: the sensor runs on defaults, and the table is told which file
                 self._told_ignored.update(i.path for i in fresh)
                 self.message = " ".join(i.text() for i in fresh)
+            offline = len(self.hub.offline())
+            self.sensor_summary_short = f"Sensors: {offline} offline" if offline else "Sensors online"
             self.changed()
 
     def _calibrating(self) -> bool:

@@ -29,8 +29,11 @@ class LogRow:
     turn: int | None
 
 
-def describe(event: Event) -> str:
-    """An event in words, e.g. "roll d6: 3, 5" or "whistle by Ann (0.92)"."""
+def describe(event: Event, game: Any = None) -> str:
+    """An event in words, e.g. "roll d6: 3, 5" or "whistle by Ann"; the game's own words where it has them."""
+    said = game.describe(event) if game is not None and hasattr(game, "describe") else None
+    if said:
+        return said
     if event.type == ROLL:
         faces = ", ".join(str(f) for f in event.get("faces", ()))
         text = f"roll {event.get('die', '')}: {faces}"
@@ -38,24 +41,22 @@ def describe(event: Event) -> str:
         blower = event.get("blower") or event.player or "someone"
         text = f"whistle by {blower}"
     else:
-        text = event.type
-        extra = _payload_words(event.payload)
-        if extra:
-            text += f" {extra}"
+        text = event.type.replace("-", " ") + _payload_words(event.payload)
     if event.player and event.type != WHISTLE:
         text = f"{event.player}: {text}"
     return text
 
 
 def _payload_words(payload: Mapping[str, Any]) -> str:
+    """The payload's values in words ("square", "red 3"), never ``key=value``."""
     parts = []
-    for k, v in payload.items():
+    for v in payload.values():
         if isinstance(v, Mapping):
-            v = ", ".join(f"{a}={b}" for a, b in v.items())
+            v = ", ".join(f"{a} {b}" for a, b in v.items())
         elif isinstance(v, (list, tuple)):
             v = ", ".join(str(x) for x in v)
-        parts.append(f"{k}={v}")
-    return " ".join(parts)
+        parts.append(str(v).replace("-", " "))
+    return (": " + ", ".join(parts)) if parts else ""
 
 
 def log_rows(session: Session) -> list[LogRow]:
@@ -72,7 +73,7 @@ def log_rows(session: Session) -> list[LogRow]:
     for entry in session.log:
         i = len(rows)
         event = entry.event
-        text = describe(event) if event is not None else entry.op
+        text = describe(event, session.game) if event is not None else entry.op
         if entry.op in ("apply", "redo"):
             if entry.op == "apply":
                 redo.clear()
@@ -105,7 +106,8 @@ def log_rows(session: Session) -> list[LogRow]:
 
 
 class _Words:
-    """The game's own words for each event (``Game.describe``) and what it
+    """The game's own words for each event read against its state
+    (``Game.describe_move``) and what it
     brought about (``Game.announcements``), replayed along the log; games
     without words cost no replay."""
 
@@ -113,7 +115,7 @@ class _Words:
         game = session.game
         cls = type(game)
         self.game = game
-        self.on = cls.describe is not Game.describe or cls.announcements is not Game.announcements
+        self.on = cls.describe_move is not Game.describe_move or cls.announcements is not Game.announcements
         self.states: list[Any] = [game.initial_state(session.setup)] if self.on else []
         self.undone_states: list[Any] = []
 
@@ -123,7 +125,7 @@ class _Words:
         before = self.states[-1]
         try:
             after = self.game.apply(before, event)
-            said = self.game.describe(before, event)
+            said = self.game.describe_move(before, event)
         except Exception:  # the words are a nicety: a game that cannot replay keeps the generic ones
             self.on = False
             return None
@@ -132,7 +134,7 @@ class _Words:
         old, new = self.game.announcements(before), self.game.announcements(after)
         news = new[len(old) :] if new[: len(old)] == old else new
         text = f"{event.player}: {said}" if said and event.player else said
-        return " — ".join([text or describe(event), *news])
+        return " — ".join([text or describe(event, self.game), *news])
 
     def undone(self) -> None:
         if self.on and len(self.states) > 1:

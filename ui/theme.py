@@ -91,5 +91,16 @@ def swatch_named(palette: str, name: str | None, index: int) -> Swatch:
     return swatch(palette, index)
 
 
+def player_style(palette: str, colour: str | None, seat: int) -> tuple[Swatch, str]:
+    """A player's colour and shape everywhere: a chosen colour and its shape (the legend's
+    pairing, by the colour's place in the palette), else the seat's colour and shape."""
+    if colour:
+        for pal in PALETTES.values():
+            for i, s in enumerate(pal):
+                if s.name.lower() == str(colour).lower():
+                    return swatch(palette, i), shape(i)
+    return swatch(palette, seat), shape(seat)
+
+
 def shape(index: int) -> str:
     return SHAPES[index % len(SHAPES)]

@@ -139,7 +139,7 @@ def tally_turn(ctx: Ctx) -> Iterator[float]:
     ctx.result["sources"] = [e.source.value for e in app.session.events]
     ctx.shot("tally-turn")
     ctx.rigs["whistle"].microphone.set_hum(-33.0)  # the live level moves with no game event
-    yield from wait_for(lambda: table_facts(ctx)["whistle"].endswith("-33 dBFS"))
+    yield from wait_for(lambda: table_facts(ctx)["whistle"].endswith("mic -33 dB"))
     ctx.result["live_level"] = table_facts(ctx)["whistle"]
 
 
@@ -180,6 +180,9 @@ def log_undo(ctx: Ctx) -> Iterator[float]:
     assert app.root.current == "log"
     rows = [b for b in ctx.buttons(ctx.screen.ids.rows) if "roll d6: 2" in b.text]
     yield from ctx.tap(rows[0])
+    ctx.result["asked"] = ctx.screen.ids.confirm_text.text
+    ctx.result["events_while_asked"] = len(app.session.events)  # nothing undone before Yes
+    yield from ctx.tap_text("Yes, undo")
     ctx.result["after"] = app.session.to_json()
     ctx.result["log_texts"] = [b.text for b in ctx.buttons(ctx.screen.ids.rows)]
     yield from ctx.tap_text("Back to the table")
@@ -308,7 +311,7 @@ def fleeced_turn(ctx: Ctx) -> Iterator[float]:
     ctx.result["ruling"] = table_facts(ctx)
     ctx.result["ruling_problems"] = ctx.check("fleeced-ruling")
     board = app.root.get_screen("table").board
-    ctx.result["board"] = {k: board.ids[k].text for k in ("turn", "green", "flocks", "order", "rulings")}
+    ctx.result["board"] = {k: board.ids[k].text for k in ("flocks",)}
     yield from ctx.tap_text("Ended on a plain square")
     yield from ctx.tap_text("End the turn")
     ctx.result["end"] = table_facts(ctx)

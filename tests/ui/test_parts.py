@@ -42,7 +42,7 @@ def test_log_rows_follow_undo_and_redo(session):
     # In effect: roll 1, the redone roll 2, the correction; roll 3 was dropped by the new event.
     assert [r.position for r in rows] == [0, None, None, None, None, 1, 2]
     assert rows[2].text == "roll d6: 3" and rows[5].text == "redo: roll d6: 2"
-    assert rows[-1].correction and rows[-1].text == "correction points=Ann=9"
+    assert rows[-1].correction and rows[-1].text == "correction: Ann 9"
     assert rows[0].source == "touch"
 
 

@@ -132,6 +132,9 @@ def offered(ctx: Any) -> dict[str, Any]:
     from ui.offers import legal_as_choices
 
     table = app.root.get_screen("table")
+    if table.mode == "whistle":  # "Who blew?", opened by the Whistle button: its answers are the offer
+        names = [f"{n} blew" for n in s.players()] + ["Nobody: cancel"]
+        return {"faces": [], "choices": [], "picture": [], "counts": None, "texts": names}
     prompt = s.prompt()
     handled = frozenset(getattr(table.board, "handles", frozenset()))
     choices = prompt.choices or legal_as_choices(s, prompt, handled)
@@ -145,6 +148,7 @@ def offered(ctx: Any) -> dict[str, Any]:
         "choices": [c for c in choices if c.type not in handled],
         "picture": picture,
         "counts": getattr(prompt, "counts", None),
+        "texts": [],
     }
 
 
@@ -158,17 +162,20 @@ def unreachable(ctx: Any) -> list[str]:
     actions = [getattr(b, "action", None) for b in shown]
     texts = {b.text for b in shown}
     pad = getattr(table, "pad", None)  # (choices the number pad enters, its buttons)
-    padded = {id(c) for c in pad[0]} if pad and all(touchable(b) for b in pad[1]) else set()
-    grouped = {id(c) for g, members in getattr(table, "groups", {}).items() if touchable(g) for c in members}
+    padded = list(pad[0]) if pad and all(touchable(b) for b in pad[1]) else []
+    grouped = [c for g, members in getattr(table, "groups", {}).items() if touchable(g) for c in members]
     problems = []
     for face in want["faces"]:
         if ("face", face) not in actions:
             problems.append(f"die face {face!r} not visible")
     for c in want["choices"]:
-        if ("choice", c) in actions or id(c) in padded or id(c) in grouped:
+        if ("choice", c) in actions or c in padded or c in grouped:  # prompts are made anew: compared by value
             continue
         if not any(a and a[0] == "choice" and _same(a[1], c) for a in actions) and c.label not in texts:
             problems.append(f"choice {c.label!r} not visible without scrolling")
+    for text in want["texts"]:
+        if text not in texts:
+            problems.append(f"answer {text!r} not visible without scrolling")
     counts = want["counts"]
     if counts is not None:
         for key, label in counts.fields:
@@ -207,6 +214,45 @@ def checked(ctx: Any, name: str) -> list[str]:
     if found:
         ctx.result.setdefault("touch_problems", {})[name] = found
     return found
+
+
+class Steps:
+    """Every check after every touch, for a scenario that plays a whole game::
+
+        steps = Steps(ctx)
+        yield from steps.touch(touch_text(ctx, "Start game"))   # touch, then check the new screen
+        yield from steps.check("fleeced-table")                 # check and keep a screenshot by name
+
+    Problems land in ``ctx.result["touch_problems"]`` by step (with a
+    ``problem-step-NNN.png`` screenshot); ``ctx.result["screens_checked"]`` counts
+    the checks.  A problem is looked at again after a pause (a busy machine may
+    not have laid the new screen out yet) and reported only if it stays.
+    """
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx
+        self.n = 0
+        ctx.result.setdefault("touch_problems", {})
+        ctx.result["screens_checked"] = 0
+
+    def check(self, name: str | None = None) -> Iterator[float]:
+        self.n += 1
+        self.ctx.result["screens_checked"] += 1
+        label = name or f"step-{self.n:03d}"
+        found = problems(self.ctx)
+        for _ in range(3):
+            if not found:
+                break
+            yield 0.5
+            found = problems(self.ctx)
+        if name or found:
+            self.ctx.shot(label if name else f"problem-{label}")
+        if found:
+            self.ctx.result["touch_problems"][f"{label} ({self.ctx.app.root.current})"] = found
+
+    def touch(self, step: Iterator[float]) -> Iterator[float]:
+        yield from step
+        yield from self.check()
 
 
 # -- touching -------------------------------------------------------------------
@@ -297,3 +343,51 @@ def labels(root: Any) -> list[str]:
 
 def all_on_screen(widgets: Iterable[Any]) -> bool:
     return all(on_screen(w) for w in widgets)
+
+
+# -- Kivy's on-screen keyboard ----------------------------------------------------
+def keyboard(ctx: Any) -> Any:
+    """The VKeyboard on screen (ui.name_entry), or an AssertionError."""
+    from kivy.core.window import Window
+    from kivy.uix.vkeyboard import VKeyboard
+
+    found = [w for w in _walk(Window) if isinstance(w, VKeyboard) and _visible(w)]
+    if not found:
+        raise AssertionError(f"no on-screen keyboard on {ctx.app.root.current}")
+    return found[0]
+
+
+def _key_centre(vk: Any, char: str) -> tuple[float, float]:
+    layout = vk.available_layouts[vk.layout]
+    for line in range(1, layout["rows"] + 1):
+        keys = layout[f"{vk.layout_mode}_{line}"]
+        for i, key in enumerate(keys):
+            if key[1] == char or (char == " " and key[2] == "spacebar"):
+                (x, y), (w, h) = vk.layout_geometry[f"LINE_{line}"][i]
+                return vk.to_window(*vk.to_parent(x + w / 2, y + h / 2))  # a Scatter: its own transform first
+    raise AssertionError(f"no key {char!r} on the {vk.layout} keyboard")
+
+
+def keyboard_keys_small(ctx: Any) -> list[str]:
+    """Keys of the on-screen keyboard under the touch size (in window pixels)."""
+    from ui import theme
+
+    vk = keyboard(ctx)
+    least = theme.touch_size() * 0.9  # a keyboard's keys may touch: 43 px of key and its share of the gaps
+    out = []
+    for line in range(1, vk.available_layouts[vk.layout]["rows"] + 1):
+        for (_x, _y), (w, h) in vk.layout_geometry[f"LINE_{line}"]:
+            if w * vk.scale < least or h * vk.scale < least:
+                out.append(f"keyboard key {w * vk.scale:.0f}x{h * vk.scale:.0f} px, under {least:.0f}")
+                break
+    return out
+
+
+def type_on_keyboard(ctx: Any, text: str, clear: bool = False) -> Iterator[float]:
+    """Type lower-case text key by key on the on-screen keyboard (the name editor capitalises names)."""
+    if clear:
+        yield from touch_text(ctx, "Clear")
+    vk = keyboard(ctx)
+    for ch in text.lower():
+        x, y = _key_centre(vk, ch)
+        yield from _press(x, y, hold=0.05)

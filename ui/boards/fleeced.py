@@ -22,6 +22,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.events import Event, Source
 from companion.session import Session
 
+from .. import theme
 from ..widgets import FitLabel, PlayerMark, keep_children, load_kv
 from . import Picture, SetupOption, SetupSpec
 
@@ -40,51 +41,45 @@ def place(name: str) -> str:
     return name.replace("-", " ").title()
 
 
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def player_line(name: str, sj: Mapping[str, Any]) -> str:
+    """One player's flock and hand in a short line (the hand's known cards by name)."""
     sheep = sj.get("sheep", {})
     tow = sheep.get("in_tow", {}).get(name, 0)
     claimed = sheep.get("claimed", {}).get(name, 0)
     hand = sj.get("hands", {}).get(name, [])
-    cards = ", ".join("unseen" if c == "?" else place(str(c)) for c in hand) or "none"
+    known = [place(str(c)) for c in hand if c != "?"]
+    cards = _cards(len(hand)) + (f" ({', '.join(known)})" if known else "")
     police = sj.get("police", {})
     extra = ""
     if name in police.get("in_station", ()):
-        extra += " · IN THE POLICE STATION"
+        extra += " · in the Police Station"
     if name in police.get("misses_next_turn", ()):
         extra += " · misses next turn"
-    return f"in tow {tow} · claimed {claimed} · {len(hand)} cards: {cards}{extra}"
+    return f"in tow {tow} · claimed {claimed} · {cards}{extra}"
 
 
 def flock_text(sj: Mapping[str, Any]) -> str:
     sheep = sj.get("sheep", {})
     hideouts = sj.get("hideouts", {})
-    opened = ", ".join(f"{place(o['hideout'])} {o['sheep']}" for o in hideouts.get("opened", ())) or "none yet"
     closed = len(hideouts.get("closed", ()))
-    return f"Bag {sheep.get('bag', 0)} · hideouts closed {closed} · opened: {opened}"
-
-
-def turn_text(sj: Mapping[str, Any]) -> str:
-    turn = sj.get("turn", {})
-    rolls = " then ".join("+".join(str(f) for f in r) if isinstance(r, (list, tuple)) else str(r) for r in turn.get("rolls", ()))
-    parts = [f"Turn {turn.get('number', '?')}", f"phase {turn.get('phase', '?')}"]
-    if rolls:
-        parts.append(f"rolled {rolls}")
-    if turn.get("move"):
-        parts.append(f"move {turn['move']}")
-    parts.append("whistled" if turn.get("whistled") else "no whistle yet")
-    return " · ".join(parts)
+    shut = "all hideouts open" if not closed else f"{closed} hideout{'s' if closed != 1 else ''} shut"
+    return f"Village Green: {sheep.get('green', 0)} sheep · bag {sheep.get('bag', 0)} · {shut}"
 
 
 class FleecedPlayer(BoxLayout):
     """One player's row; ``show`` refreshes it in place (rows are reused between redraws)."""
 
     def __init__(self, **kw: Any) -> None:
-        super().__init__(orientation="horizontal", spacing=dp(6), size_hint_y=None, height=dp(48), **kw)
+        super().__init__(orientation="horizontal", spacing=dp(6), size_hint_y=None, height=dp(38), **kw)
         self.mark = PlayerMark(size_hint_x=None, width=dp(34))
         self.add_widget(self.mark)
         text = BoxLayout(orientation="vertical")
-        self.title = FitLabel(max_font=sp(18))
-        self.detail = FitLabel(max_font=sp(14), min_font=sp(9))
+        self.title = FitLabel(max_font=sp(16), min_font=sp(14))
+        self.detail = FitLabel(max_font=sp(14), min_font=sp(14), color=theme.MUTED)
         text.add_widget(self.title)
         text.add_widget(self.detail)
         self.add_widget(text)
@@ -106,9 +101,6 @@ class FleecedBoard(Picture, BoxLayout):
     def draw(self, session: Session, before: tuple[Any, ...] | None) -> None:
         sj = session.game.state_json(session.state)
         ids = self.ids
-        ids.turn.text = turn_text(sj)
-        green = sj.get("sheep", {}).get("green", 0)
-        ids.green.text = f"Village Green: {green} sheep"
         ids.flocks.text = flock_text(sj)
         current = sj.get("turn", {}).get("player")
         players = sj.get("players", {})
@@ -116,16 +108,11 @@ class FleecedBoard(Picture, BoxLayout):
         if current in names:  # turn order, starting with whoever acts now
             i = names.index(current)
             names = names[i:] + names[:i]
-        ids.order.text = "Order: " + ", then ".join(names)
         rows = ids.players
         # The rows are reused: a redraw after every event would otherwise make
         # and drop a dozen widgets and their textures each time.
         for row, n in zip(keep_children(rows, len(names), FleecedPlayer), names, strict=True):
             row.show(n, players.get(n, {}).get("character", ""), n == current, player_line(n, sj))
-        rulings = sj.get("rulings", [])[-2:]
-        ids.rulings.text = "\n".join(
-            f"Ruling: {r.get('text', '')}" + (" (contested)" if r.get("contested") else "") for r in reversed(rulings)
-        ) or "No whistle rulings yet."
         self._arm_settle(session, sj)
 
     def _arm_settle(self, session: Session, sj: Mapping[str, Any]) -> None:

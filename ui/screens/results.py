@@ -27,7 +27,7 @@ class RankLine(BoxLayout):
         if place:
             self.add_widget(FitLabel(text=place, size_hint_x=None, width=dp(48), max_font=sp(22), bold=True))
         self.add_widget(PlayerMark(rgba=list(sw.rgba), shape=shape, size_hint_x=None, width=dp(36)))
-        self.add_widget(FitLabel(text=f"{name} ({sw.name})", max_font=sp(22), min_font=sp(12)))
+        self.add_widget(FitLabel(text=f"{name} ({sw.name})", max_font=sp(22), min_font=sp(14)))
         self.add_widget(FitLabel(text="" if score is None else f"{score} pts", halign="right", size_hint_x=0.45, max_font=sp(22)))
 
 

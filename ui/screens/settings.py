@@ -17,18 +17,41 @@ from kivy.uix.screenmanager import Screen
 from .. import theme
 from ..widgets import FitLabel, PlayerMark, load_kv
 
+# A sensor's technical reason, in the players' words (the technical one stays on the card, in grey).
+PLAIN_REASONS: tuple[tuple[str, str, str], ...] = (
+    ("camera", "/dev/video", "No camera plugged in: dice are entered by touch."),
+    ("microphone", "ALSA", "No microphone found: plug in a USB microphone and restart; whistles are entered by touch."),
+    ("buttons", "calibrate buttons", "No buttons set up: touch Calibrate, then Buttons, if the table has GPIO buttons."),
+    ("buttons", "GPIO", "No GPIO buttons found: the touchscreen does everything they would."),
+)
+
+
+def plain_reason(name: str, online: bool, reason: str) -> str | None:
+    """Why a sensor is offline, in plain words, or None where the reason is already plain."""
+    if online:
+        return None
+    for sensor, marker, words in PLAIN_REASONS:
+        if sensor == name and marker.lower() in reason.lower():
+            return words
+    return None
+
 
 class SensorCard(BoxLayout):
     def __init__(self, name: str, purpose: str, online: bool, reason: str, since: float, details: list[tuple[str, str]], **kw: Any) -> None:
-        lines = 2 + len(details)
-        super().__init__(orientation="vertical", size_hint_y=None, height=dp(30) * lines, **kw)
+        plain = plain_reason(name, online, reason)
+        lines = 2 + len(details) + (plain is not None)
+        super().__init__(orientation="vertical", size_hint_y=None, height=dp(36) * lines, **kw)  # two lines of 14 px each
         state = "ONLINE" if online else "OFFLINE"
-        head = FitLabel(text=f"{name.capitalize()}: {state} — {purpose}", bold=True, max_font=sp(18), color=theme.OK if online else theme.WARN)
+        head = FitLabel(text=f"{name.capitalize()}: {state} — {purpose}", bold=True, max_font=sp(18), min_font=sp(14), color=theme.OK if online else theme.WARN)
         when = time.strftime("%H:%M:%S", time.localtime(since))
         self.add_widget(head)
-        self.add_widget(FitLabel(text=f"{'In use' if online else 'Why'}: {reason} (since {when})", max_font=sp(15)))
+        if plain is not None:
+            self.add_widget(FitLabel(text=plain, max_font=sp(16), min_font=sp(14)))
+            self.add_widget(FitLabel(text=f"Details: {reason} (since {when})", max_font=sp(14), min_font=sp(14), color=theme.MUTED))
+        else:
+            self.add_widget(FitLabel(text=f"{'In use' if online else 'Why'}: {reason} (since {when})", max_font=sp(15), min_font=sp(14)))
         for key, value in details:
-            self.add_widget(FitLabel(text=f"{key}: {value}", max_font=sp(14), color=theme.MUTED))
+            self.add_widget(FitLabel(text=f"{key}: {value}", max_font=sp(14), min_font=sp(14), color=theme.MUTED))
 
 
 class SettingsScreen(Screen):
@@ -56,13 +79,27 @@ class SettingsScreen(Screen):
         for i in range(len(theme.PALETTES[app.palette])):
             sw = theme.swatch(app.palette, i)
             swatches.add_widget(PlayerMark(rgba=list(sw.rgba), shape=theme.shape(i), size_hint_x=None, width=dp(30)))
-            swatches.add_widget(FitLabel(text=sw.name, max_font=sp(13), min_font=sp(8)))
+            swatches.add_widget(FitLabel(text=sw.name, max_font=sp(14), min_font=sp(14)))
         self.ids.palette_standard.state = "down" if app.palette == "standard" else "normal"
         self.ids.palette_cb.state = "down" if app.palette == "colour-blind" else "normal"
         self.ids.speak.state = "down" if app.speak else "normal"
         self.ids.speak.disabled = not app.speaker.available
         self.ids.speak.text = "Spoken prompts: on" if app.speak else "Spoken prompts: off"
         self.ids.speak_reason.text = f"Speech: {app.speaker.reason}"
+        self.ids.quit.text = "Touch again to quit" if self._quit_armed else "Quit the app"
+
+    _quit_armed = False
+
+    def quit(self) -> None:
+        """Quit for a kiosk (the service does not restart an app that quit on purpose); a second touch confirms."""
+        if not self._quit_armed:
+            self._quit_armed = True
+            self.ids.quit.text = "Touch again to quit"
+            return
+        App.get_running_app().stop()
+
+    def on_leave(self, *_: Any) -> None:
+        self._quit_armed = False
 
 
 load_kv(__file__)

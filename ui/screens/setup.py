@@ -6,10 +6,9 @@ from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty
+from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.textinput import TextInput
 
 from companion import registry
 from companion.errors import BellwetherError, SetupError
@@ -31,23 +30,14 @@ class PlayerRow(BoxLayout):
         self.screen = screen
         self.index = index
         self.mark = PlayerMark(size_hint_x=None, width=theme.touch_size())
-        self.name_input = TextInput(
-            multiline=False,
-            font_size=sp(20),
-            write_tab=False,
-            padding=[dp(6), dp(10)],
-            background_normal="",
-            background_active="",
-            background_color=theme.PANEL_LIGHT,
-            foreground_color=theme.TEXT,
-            cursor_color=theme.TEXT,
-            hint_text="name",
-        )
-        self.pick = FitButton(size_hint_x=0.6)
+        # Touching the name opens the on-screen keyboard with the recent names (ui.name_entry).
+        self.name_input = FitButton(halign="left", max_font=sp(20), min_font=sp(14))
+        self.name_input.bind(on_release=lambda *_: screen.edit_name(self.index))
+        self.pick = FitButton(size_hint_x=0.8, min_font=sp(14), max_font=sp(18))
         self.pick.bind(on_release=lambda *_: screen.cycle(self.index))
-        up = FitButton(text="Up", size_hint_x=None, width=theme.touch_size() * 1.6)
+        up = FitButton(text="Up", size_hint_x=None, width=theme.touch_size() * 1.1, min_font=sp(14))
         up.bind(on_release=lambda *_: screen.move(self.index, -1))
-        down = FitButton(text="Down", size_hint_x=None, width=theme.touch_size() * 1.6)
+        down = FitButton(text="Down", size_hint_x=None, width=theme.touch_size() * 1.1, min_font=sp(14))
         down.bind(on_release=lambda *_: screen.move(self.index, +1))
         for w in (self.mark, self.name_input, self.pick, up, down):
             self.add_widget(w)
@@ -60,6 +50,7 @@ class SetupScreen(Screen):
     board_options: dict[str, Any] = {}  # noqa: RUF012 (replaced, never mutated)
     roll_offered = BooleanProperty(False)  # the table may roll for first player here
     rolling = BooleanProperty(False)  # a roll-off is under way
+    count = NumericProperty(2)  # players at the table (the rows go two a line from four, in landscape)
     rolloff: RollOff | None = None
 
     def prepare(self, game_name: str) -> None:
@@ -74,7 +65,7 @@ class SetupScreen(Screen):
         self.count = count
         self.option_values = {o.key: 0 for o in self.spec.options}
         self._recall(app.prefs.setups.get(game_name))
-        self.ids.title.text = f"New game: {self.game.title} ({self.game.min_players}–{self.game.max_players} players)"
+        self.ids.title.text = f"{self.game.title} ({self.game.min_players}–{self.game.max_players} players)"
         self.ids.error.text = ""
         self.use_shipped = False
         self.stop_roll()
@@ -180,9 +171,21 @@ class SetupScreen(Screen):
                 self.option_values[o.key] = o.values.index(value)
 
     # -- form --------------------------------------------------------------
+    def _unique_picks(self) -> None:
+        """No two seats with the same colour or character: a repeated one moves on to the next free one."""
+        n = len(self.spec.values)
+        taken: set[int] = set()
+        for i in range(self.count):
+            pick = self.picks[i] % n
+            while pick in taken and len(taken) < n:
+                pick = (pick + 1) % n
+            self.picks[i] = pick
+            taken.add(pick)
+
     def _build(self) -> None:
         if self.rolling:
             return
+        self._unique_picks()
         self.ids.count_label.text = f"Players: {self.count}"
         rows = self.ids.rows
         rows.clear_widgets()
@@ -202,14 +205,29 @@ class SetupScreen(Screen):
 
     def _rename(self, i: int, value: str) -> None:
         self.names[i] = value
+        self.ids.error.text = ""
+
+    def edit_name(self, i: int) -> None:
+        """The name of seat ``i`` on Kivy's on-screen keyboard, with the recent names to tap."""
+        from ..name_entry import NameEntry, recent_names
+
+        app = App.get_running_app()
+        others = [self.names[j] for j in range(self.count) if j != i]
+
+        def done(name: str) -> None:
+            if i < len(self.rows):
+                self.rows[i].name_input.text = name
+
+        NameEntry(f"Player {i + 1}'s name", self.names[i], recent_names(app.prefs, others), done).open()
 
     def _restyle(self) -> None:
         app = App.get_running_app()
         for i, row in enumerate(self.rows):
             value = self.spec.values[self.picks[i] % len(self.spec.values)]
-            sw = theme.swatch_named(app.palette, value if self.spec.key == "colour" else None, self.picks[i])
+            # The same colour and shape as on the Table (App.player_style): a chosen colour, else the seat's.
+            sw, shape = theme.player_style(app.palette, value if self.spec.key == "colour" else None, i)
             row.mark.rgba = list(sw.rgba)
-            row.mark.shape = theme.shape(i)
+            row.mark.shape = shape
             row.pick.text = value
 
     def change_count(self, delta: int) -> None:
@@ -265,7 +283,7 @@ class SetupScreen(Screen):
         try:
             app.new_game(self.game.name, setup)
         except (SetupError, BellwetherError) as e:
-            self.ids.error.text = str(e)
+            self.ids.error.text = plain_setup_error(e, setup, self.spec.key)
             return
         app.prefs.setups[self.game.name] = {
             "names": [p["name"] for p in setup["players"]],
@@ -273,6 +291,18 @@ class SetupScreen(Screen):
             "options": {o.key: setup["options"][o.key] for o in self.spec.options},
         }
         app.prefs.save(app.options.data_dir)
+
+
+def plain_setup_error(e: Exception, setup: dict[str, Any], key: str) -> str:
+    """A refused setup in the players' words (the key path stays in the log)."""
+    text = str(e)
+    if isinstance(e, SetupError) and "a name no other player has" in text:
+        return "Two players have the same name: give each player their own name."
+    if isinstance(e, SetupError) and f".{key}" in text and "no other player" in text:
+        values = [p.get(key) for p in setup["players"]]
+        clash = next((v for v in values if values.count(v) > 1), None)
+        return f"Two players can't both be {clash}: touch one of them to choose another."
+    return text
 
 
 load_kv(__file__)

@@ -330,6 +330,9 @@ class Fleeced(Game):
         shared = scoring.winners(state)  # level on points and sheep claimed: they share the win
         return Outcome(ranking, tie, {"points": self.scores(state)}, winners=shared if len(shared) > 1 else ())
 
+    def describe(self, event: Event) -> str | None:
+        return prompts.describe(event)
+
     def turn_phase(self, state: FleecedState) -> tuple[int, str]:
         return (state.turn, state.phase.value)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.events import ANSWER, CORRECTION, ROLL, WHISTLE
-from companion.game import Choice, DiceRequest, Prompt
+from companion.game import Choice, CountsRequest, DiceRequest, Prompt
 
 from . import rules, scoring
 from .board import (
@@ -35,6 +35,15 @@ if TYPE_CHECKING:
 
 FACES = tuple(range(1, 7))
 SETTLE = "settle"
+# The final count by kind, as the sheep's undersides show them.
+KIND_LABELS = (("white1", "White 1"), ("white2", "White 2"), ("white3", "White 3"), ("grey", "Grey 4"),
+               ("black", "Black 6"))
+PENALTIES = frozenset({"no-whistle", "out-of-turn", "nicked", "missed-turn"})
+GOOD_NEWS = frozenset({"great-rustle", "late-whistle-counted", "contested"})
+# Groups of landing choices, each behind one button (a screen shows the likely answers first).
+DOORSTEPS = "Ended on a doorstep…"
+THROUGH_HOME = "Through Home, then…"
+BLOCKED = "Blocked on the way…"
 
 
 def phase_text(s: FleecedState) -> str:
@@ -69,8 +78,8 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
             otherwise = f"{s.player}'s {_sheep(s.in_tow)} hoof it to the Village Green"
         else:
             otherwise = "the rustle fails and the sheep stay where they are"
-        text = (f"No whistle heard yet: a whistle from {s.player} until {s.margin:g} s after the roll still counts; "
-                f"otherwise {otherwise}. " + text)
+        # Short: the table reads it in the second and a half it lasts.
+        text = f"No whistle heard yet ({s.margin:g} s after the roll still counts; else {otherwise}). " + text
         choices = [_whistle(s.player), Choice("No whistle: rule now", SETTLE), *choices]
         expects = [WHISTLE, SETTLE, *expects]
     dice = base.dice
@@ -97,7 +106,32 @@ def prompt(game: Fleeced, s: FleecedState) -> Prompt:
         expects.append(CORRECTION)
     if s.phase is not Phase.OVER:
         expects.append(WHISTLE)  # a whistle is always heard (and ruled on), whoever blows it
-    return Prompt(player, text, base.rule, tuple(dict.fromkeys(expects)), dice, tuple(choices), s.alert)
+    alert, tone = _alert(s)
+    return Prompt(player, text, base.rule, tuple(dict.fromkeys(expects)), dice, tuple(choices), alert, tone,
+                  base.counts)
+
+
+def _alert(s: FleecedState) -> tuple[str | None, str]:
+    """The ruling to show, in words that say what happens now, and its tone (red only for penalties)."""
+    alert = s.alert
+    if alert is None:
+        return None, "info"
+    last = s.rulings[-1] if s.rulings else None
+    if last is None or last.text not in alert:
+        good = "claims them" in alert or "goes first" in alert
+        return alert, "good" if good else "info"
+    if last.kind == "contested":
+        original = next((r for r in reversed(s.rulings[:-1]) if r.contested), None)
+        if original is not None and original.kind == "no-whistle":
+            now = ("the rustle goes ahead" if "rustle" in original.text
+                   else f"{original.player}'s sheep stay in tow")
+            return f"Contest accepted: {original.player}'s whistle counts, so {now}.", "good"
+        if original is not None:
+            return (f"Contest accepted: {original.player} did not blow, so the claimed sheep goes back to "
+                    f"{original.player}."), "good"
+    if last.kind in PENALTIES:
+        return alert, "penalty"
+    return alert, "good" if last.kind in GOOD_NEWS or "claims them" in alert else "info"
 
 
 def _phase_prompt(s: FleecedState) -> Prompt:
@@ -136,9 +170,10 @@ def _phase_prompt(s: FleecedState) -> Prompt:
         who = s.names[todo[0]]
         zero = tuple(Choice(f"{s.names[i]} claimed no sheep", "tally", dict.fromkeys(SHEEP_VALUES, 0),
                             player=s.names[i]) for i in todo if not s.sheep.claimed[i])
+        counts = CountsRequest("tally", KIND_LABELS, player=who, total=s.sheep.claimed[todo[0]])
         return Prompt(who, f"All 40 sheep are claimed. Turn them over: how many white (1, 2, 3), grey (4) and "
-                      f"black (6) did {who} claim ({s.sheep.claimed[todo[0]]} sheep)?", rules.VICTORY, ("tally",),
-                      choices=zero)
+                      f"black (6) did {who} claim ({_sheep(s.sheep.claimed[todo[0]])})?", rules.VICTORY, ("tally",),
+                      choices=zero, counts=counts if s.sheep.claimed[todo[0]] else None)
     _, tie = scoring.ranking(s)
     winners = scoring.winners(s)
     won = f"{winners[0]} wins" if len(winners) == 1 else f"{' and '.join(winners)} share the win"
@@ -205,7 +240,12 @@ def _roll_prompt(s: FleecedState, dice: DiceRequest) -> Prompt:
 def _move_prompt(s: FleecedState, dice: DiceRequest) -> Prompt:
     p = s.player
     total = sum(s.rolls)
-    moved = "Jump to the card's place" if s.jumped else f"Move {total}"
+    if s.jumped:
+        moved = "Jump to the card's place"
+    elif len(s.rolls) > 1:  # after a six or a double the piece has already moved the earlier rolls
+        moved = f"Move {s.rolls[-1]} more ({total} in all)"
+    else:
+        moved = f"Move {total}"
     rustling = s.move == "rustle"
     landings: list[Choice] = [
         Choice("Ended on a plain square", "landed", {"where": SQUARE}, player=p),
@@ -213,14 +253,16 @@ def _move_prompt(s: FleecedState, dice: DiceRequest) -> Prompt:
         Choice(f"Reached Home ({HOMES[s.characters[s.active]]})", "landed", {"where": HOME}, player=p),
     ]
     opened = {h for h, _ in s.opened}
-    landings += [Choice(f"Ended on the {title} doorstep", "landed", {"where": DOORSTEP, "hideout": h}, player=p)
+    landings += [Choice(f"Ended on the {title} doorstep", "landed", {"where": DOORSTEP, "hideout": h}, player=p,
+                        group=DOORSTEPS)
                  for h, title in HIDEOUTS.items() if h not in opened]
     if (s.in_tow and not rustling) or (rustling and s.rustle is not None and s.rustle.whistle_ok is not False):
-        landings += [Choice(f"Through Home, then a {w} square", "landed", {"where": k, "via_home": True}, player=p)
+        landings += [Choice(f"Through Home, then a {w} square", "landed", {"where": k, "via_home": True}, player=p,
+                            group=THROUGH_HOME)
                      for k, w in ((SQUARE, "plain"), (CHEESE, "cheese"))]
     if rustling:
         landings += [Choice(f"Blocked after {n} of {total} squares", "landed", {"where": SQUARE, "squares": n},
-                            player=p) for n in range(total)]
+                            player=p, group=BLOCKED) for n in range(total)]
     follow = _rustle_text(s, total) if rustling else ""
     if s.reroll:
         kind = "six" if s.dice == 1 else "double"
@@ -251,7 +293,9 @@ def _actions_prompt(s: FleecedState) -> Prompt:
     if h is not None and not s.opened_this_turn:
         for card in (key_for(h), SKELETON_KEY):
             if can_play(s, a, card):
-                choices.append(Choice(f"Open the {HIDEOUTS[h]} with the {CARD_TITLES[card]}", "open",
+                # Short enough for a button: the prompt names the hideout.
+                how = "its own key" if card == key_for(h) else f"the {CARD_TITLES[card]}"
+                choices.append(Choice(f"Open it with {how}", "open",
                                       {"hideout": h, "card": card}, player=p))
     if not s.rustled and not s.in_tow:
         if s.sheep.green:
@@ -266,10 +310,12 @@ def _actions_prompt(s: FleecedState) -> Prompt:
     choices.append(Choice("End the turn", "end-turn", player=p))
     kinds = {c.type for c in choices}
     parts = [what for kind, what in (("open", f"open the {HIDEOUTS[h]}" if h else ""),
-                                     ("rustle", "rustle a flock next to you (two dice, whistle first)"),
-                                     ("abandon", f"abandon your {_sheep(s.in_tow)} to the Village Green"))
+                                     ("rustle", "rustle a flock next to you (two dice, whistle first)"))
              if kind in kinds]
+    # The usual step first; abandoning the flock is the rare one.
     text = f"{p}: " + (f"{', '.join(parts)}, or end the turn." if parts else "end the turn.")
+    if "abandon" in kinds:
+        text += f" (You may also abandon your {_sheep(s.in_tow)} to the Village Green.)"
     return Prompt(p, text, rules.TURN, ("open", "rustle", "abandon", "play", "end-turn"), None, tuple(choices))
 
 
@@ -332,3 +378,36 @@ def state_json(s: FleecedState) -> dict[str, Any]:
         "tallies": {n: None if t is None else dict(t) for n, t in zip(names, s.tallies, strict=True)},
     }
 
+
+
+def describe(event: Any) -> str | None:
+    """A Fleeced! event in the players' words, for the Log."""
+    t, p, who = event.type, event.payload, event.player
+    words: str | None = None
+    if t == "landed":
+        where = p.get("where")
+        words = {SQUARE: "ended on a plain square", CHEESE: "ended on a cheese square", HOME: "reached Home"}.get(
+            where, f"ended on the {HIDEOUTS.get(p.get('hideout'), 'hideout')} doorstep" if where == DOORSTEP else None)
+        if words and p.get("via_home"):
+            words = "went through Home, then " + words
+        if words and p.get("squares") is not None:
+            words += f" (blocked after {p.get('squares')} squares)"
+    elif t in ("draw", "discard", "play"):
+        title = CARD_TITLES.get(p.get("card"), "a Cheese Card")
+        words = {"draw": f"drew {title}", "discard": f"put {title} under the pile", "play": f"played {title}"}[t]
+    elif t == "open":
+        words = f"opened the {HIDEOUTS.get(p.get('hideout'), 'hideout')}"
+    elif t == "hideout-card":
+        words = f"hideout card: {_sheep(p.get('count', 0))}"
+    elif t == "rustle":
+        src = p.get("from")
+        words = "rustled from the Village Green" if src == GREEN else f"rustled from {src}'s flock"
+    elif t == ANSWER:
+        words = f"answered Who blew?: {p.get('blower') or 'nobody, it was noise'}"
+    else:
+        words = {"abandon": "abandoned the sheep in tow", "end-turn": "ended the turn", "bribe": "bribed the police",
+                 "serve": "chose to miss the next turn", SETTLE: "no whistle in time: ruled",
+                 CORRECTION: "contested a whistle ruling", "tally": "counted the claimed sheep by kind"}.get(t)
+    if words is None:
+        return None
+    return f"{who} {words}" if who else words[0].upper() + words[1:]

@@ -239,7 +239,7 @@ class ShearPanic(Game):
             out += [(ROLL, {"die": "regroup", "faces": [f]}) for f in regroup.FACES]
         return out
 
-    def describe(self, state: State, event: Event) -> str | None:
+    def describe_move(self, state: State, event: Event) -> str | None:
         if event.type == CORRECTION:
             return None
         return words.move_words(state, event)

@@ -25,10 +25,10 @@ def test_the_rulebook_shearing_example_is_announced_row_by_row() -> None:
 def test_moves_in_words_never_ids_or_coordinates() -> None:
     s = in_fields(["RGB", "YKY", "BGR"], active=0, counter=0)
     red = next(p for p, c in s.flock.grid().items() if c == "red")
-    said = GAME.describe(s, Event("action", {"tile": "lamb-push-3", "sheep": list(red), "direction": "back-left"}, "Rita"))
+    said = GAME.describe_move(s, Event("action", {"tile": "lamb-push-3", "sheep": list(red), "direction": "back-left"}, "Rita"))
     assert said == "Lamb Push 3: red sheep, back-left"
-    assert GAME.describe(s, Event("action", {"tile": "alignment-3", "side": "front"}, "Rita")) == "Alignment 3: against the front"
-    assert GAME.describe(s, Event("roll", {"die": "panic", "faces": ["white"]})) == "panic die: white"
+    assert GAME.describe_move(s, Event("action", {"tile": "alignment-3", "side": "front"}, "Rita")) == "Alignment 3: against the front"
+    assert GAME.describe_move(s, Event("roll", {"die": "panic", "faces": ["white"]})) == "panic die: white"
     t = new([{"name": n} for n in ("Rita", "Gus", "Yan")])
     labels = [c.label for c in GAME.prompt(GAME.apply(t, roll("panic", "blue"))).choices]
     assert labels and all(label.startswith("Lamb Push (panic): blue sheep, ") for label in labels)
