@@ -33,15 +33,27 @@ def _scroll_to_point(view: Any, child: Any, x: float, y: float) -> None:
         view.scroll_y = min(1.0, max(0.0, (y - child.y - view.height / 2) / (child.height - view.height)))
 
 
-def tap_at(ctx: Ctx, widget: Any, x: float, y: float) -> Iterator[float]:
-    """A real touch at the widget's local point, scrolled into sight first."""
+def _in_sight(widget: Any, x: float, y: float) -> bool:
+    view = widget.parent
+    wx, wy = widget.to_window(x, y)
+    x0, y0 = view.to_window(view.x, view.y)
+    x1, y1 = view.to_window(view.right, view.top)
+    return x0 + 4 <= wx <= x1 - 4 and y0 + 4 <= wy <= y1 - 4
+
+
+def tap_where(ctx: Ctx, widget: Any, point: Any) -> Iterator[float]:
+    """A real touch at ``point()`` (the widget's local point, asked again after
+    each scroll: a picture may redraw meanwhile), scrolled into sight first."""
     from kivy.uix.scrollview import ScrollView
 
     view = widget.parent
-    if isinstance(view, ScrollView):
+    for _ in range(4):
+        x, y = point()
+        if not isinstance(view, ScrollView) or _in_sight(widget, x, y):
+            break
         _scroll_to_point(view, widget, x, y)
-        yield 0.15
-    yield from tc.touch_at(ctx, widget, (x, y))
+        yield 0.3
+    yield from tc.touch_at(ctx, widget, point())
 
 
 def _home_to_table(ctx: Ctx, title: str, players: int, option: str | None = None) -> Iterator[float]:
@@ -85,7 +97,7 @@ def _board(ctx: Ctx) -> Any:
 
 def _tap_hex(ctx: Ctx, h: tuple[int, int]) -> Iterator[float]:
     field = _board(ctx).ids.field
-    yield from tap_at(ctx, field, *field.centre(*h))
+    yield from tap_where(ctx, field, lambda: field.centre(*h))
 
 
 def _option(ctx: Ctx, text: str | None = None, index: int = 0) -> Any:
@@ -191,8 +203,12 @@ def battle_sheep_quick_by_touch(ctx: Ctx) -> Iterator[float]:
 
 def _tap_cell(ctx: Ctx, cell: tuple[int, int]) -> Iterator[float]:
     view = _board(ctx).ids.flock
-    bx, by = view.box(*cell)
-    yield from tap_at(ctx, view, bx + view.cell / 2, by + view.cell / 2)
+
+    def centre() -> tuple[float, float]:
+        bx, by = view.box(*cell)
+        return bx + view.cell / 2, by + view.cell / 2
+
+    yield from tap_where(ctx, view, centre)
 
 
 def _tap_sheep(ctx: Ctx, cell: tuple[int, int]) -> Iterator[float]:
