@@ -31,8 +31,8 @@ def play_one(rng: random.Random) -> tuple[int, int]:
     outcome = GAME.outcome(state)
     assert outcome is not None and sorted(outcome.ranking) == sorted(names)
     assert state.turn == 60 + len(names)  # one turn per deck card and per Sheepdog card
-    assert sum(state.deck) == 0 and not any(sum(h) for h in state.hands) and not any(state.sheepdogs)
-    assert state.discard == (20, 20, 20)
+    assert state.deck == 0 and not any(state.hands) and not any(state.sheepdogs)
+    assert state.played == (20, 20, 20)
     for c in range(len(names)):
         assert state.sheep_pool[c] + sum(f.count(c) for f in (*state.flocks, *state.pens)) == 6
         assert state.shepherd_pool[c] + sum(c in h for h in state.shepherds) == 7

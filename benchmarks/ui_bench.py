@@ -335,7 +335,8 @@ def run_once(
 def main() -> int:
     parser = argparse.ArgumentParser(description="Start-up time and resident memory of the app in a real window.")
     parser.add_argument(
-        "--game", default="fleeced", help="the game played (default fleeced; tally = the core's test game)"
+        "--game", default="fleeced", help="the game played (default fleeced; tally = the core's test game)",
+        type=lambda name: name.replace("_", "-"),  # pendleton_hill as well as pendleton-hill (the registry's name)
     )
     parser.add_argument("--taps", type=int, default=60, help="touches on the Table's answers (default 60)")
     parser.add_argument(

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.config import dump_toml, load_table, profile_present, save_text_atomic
+from companion.config import dump_toml, is_device, load_table, profile_present, save_text_atomic
 from companion.errors import BellwetherError, ConfigError
 from companion.paths import config_dir
 
@@ -165,9 +165,7 @@ def load_profile(path: str | Path | None = None) -> CameraProfile:
     if "backend" in cam:
         camera["backend"] = cam.string("backend", choices=BACKENDS)
     if "device" in cam:
-        camera["device"] = cam.get(
-            "device", lambda v: isinstance(v, (int, str)) and not isinstance(v, bool), "a camera index or device path"
-        )
+        camera["device"] = cam.get("device", is_device, "a camera index from 0 to 255 or a device path")
     camera["width"] = cam.integer("width", 640, lo=64, hi=4096)
     camera["height"] = cam.integer("height", 480, lo=48, hi=4096)
     if "fps" in cam:

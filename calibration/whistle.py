@@ -36,9 +36,9 @@ log = logging.getLogger(__name__)
 
 PROFILE_VERSION = 1
 PROFILE_NAME = "whistle.toml"
-# Band learned from the blows: from a little under the lowest fundamental to
-# a little over the highest, so a whistle blown softer or harder still fits,
-# while voices below and jingling keys above stay out.
+# Band learned from the blows: the generic band, widened to a little under the
+# lowest fundamental and a little over the highest, so a low toy whistle (or
+# one blown softer or harder) still fits.
 BAND_BELOW = 0.75
 BAND_ABOVE = 1.35
 BAND_LIMITS = (400.0, 7000.0)
@@ -218,8 +218,14 @@ def load_profile(path: str | Path | None = None) -> Profile:
 
 
 def learn_band(peaks: list[float]) -> tuple[float, float]:
-    lo = max(BAND_LIMITS[0], min(peaks) * BAND_BELOW)
-    hi = min(BAND_LIMITS[1], max(peaks) * BAND_ABOVE)
+    """The generic band, widened to take in the table's whistles (never narrowed:
+    with a profile, recall on a calibrated whistle must be at least the generic
+    detector's, and voices and keys are refused by the detector's own tests)."""
+    from hardware.whistle.detector import DetectorParams
+
+    generic = DetectorParams().band_hz
+    lo = max(BAND_LIMITS[0], min(min(peaks) * BAND_BELOW, generic[0]))
+    hi = min(BAND_LIMITS[1], max(max(peaks) * BAND_ABOVE, generic[1]))
     return round(lo, 1), round(max(hi, lo * 1.5), 1)
 
 

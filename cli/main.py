@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from companion import paths
 from companion.errors import BellwetherError
+from companion.game import shown
 
 from .common import os_reason
 
@@ -50,9 +51,13 @@ LONGEST_LINE = 400  # characters of an error shown: a hostile file's payload is 
 
 def _say(message: object) -> None:
     text = " ".join(str(message).split())  # one line, whatever the message held
+    # A message may quote a hostile value (a player field with an escape sequence): never raw to the terminal.
+    text = shown(text)
     if len(text) > LONGEST_LINE:
         text = text[: LONGEST_LINE - 1] + "…"
-    print(f"bellwether: {text}", file=sys.stderr)
+    # Kivy (bellwether run) replaces sys.stderr with a logger that would prefix the line: past it.
+    stream = sys.__stderr__ if type(sys.stderr).__module__.startswith("kivy") and sys.__stderr__ else sys.stderr
+    print(f"bellwether: {text}", file=stream, flush=True)
 
 
 def _machine_error(e: BaseException) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from companion import paths, records, registry
 from companion.config import save_text_atomic
 from companion.errors import ConfigError, RecordError, StoreError
+from companion.game import shown
 from companion.session import Session
 
 from .common import open_store, os_reason, print_json
@@ -52,20 +53,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     summary = session.to_json()
     print(f"{session.game.title}: {session.event_count} events")
+    # Names are checked at setup, but a stored game may predate that rule: never raw to the terminal.
     for name, points in summary["scores"].items():
-        print(f"  {name}: {points}")
+        print(shown(f"  {name}: {points}"))
     outcome = session.outcome()
     if outcome is None:
-        print(f"Not finished. Next: {session.prompt().text}")
+        print(shown(f"Not finished. Next: {session.prompt().text}"))
     else:
         if outcome.headline:  # a cooperative game: the table's result, no ranking
-            print(f"Result: {outcome.headline}")
+            print(shown(f"Result: {outcome.headline}"))
         else:
-            print("Ranking: " + ", ".join(outcome.ranking))
+            print(shown("Ranking: " + ", ".join(outcome.ranking)))
         if len(outcome.winner_names()) > 1 and outcome.won is None:
-            print("Shared win: " + " and ".join(outcome.winner_names()))
+            print(shown("Shared win: " + " and ".join(outcome.winner_names())))
         if outcome.tie_break:
-            print(f"Tie-break: {outcome.tie_break}")
+            print(shown(f"Tie-break: {outcome.tie_break}"))
     return 0
 
 
@@ -124,6 +126,8 @@ def cmd_sessions(args: argparse.Namespace) -> int:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(i.updated))
         state = "finished" if i.summary.get("outcome") else "in play"
         print(
-            f"{i.id:>4}  {when}  {i.game:<15} {', '.join(i.players):<30} {state}, {i.summary.get('events', 0)} events"
+            shown(
+                f"{i.id:>4}  {when}  {i.game:<15} {', '.join(i.players):<30} {state}, {i.summary.get('events', 0)} events"
+            )
         )
     return 0

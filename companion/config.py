@@ -55,6 +55,13 @@ def load_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise ConfigError(p, "(file)", "valid TOML", "nesting too deep") from None
 
 
+def is_device(v: Any) -> bool:
+    """A device index (0..255) or a non-empty name or path: what the microphone and camera settings take."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return 0 <= v <= 255
+    return isinstance(v, str) and bool(v.strip()) and len(v) <= 4096 and "\0" not in v
+
+
 def _range_text(lo: float | None, hi: float | None, above: float | None = None) -> str:
     if above is not None:
         return f" > {above}" + ("" if hi is None else f" and <= {hi}")

@@ -10,17 +10,37 @@ immutable the caller's state is untouched.
 
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from . import gameinfo
+from .board_check import BoardCheck, DataFile
 from .errors import IllegalAction, SetupError
 from .events import Event
 from .gameinfo import GameInfo
 
 State = Any  # each game's own frozen dataclass
+
+MAX_NAME = 40  # characters of a player's name: room on the 800x480 screen and in a line of output
+
+
+def printable(text: str) -> bool:
+    """No control or format characters (ESC, newline, bidi overrides): safe on a terminal and a screen."""
+    return not any(unicodedata.category(c) in ("Cc", "Cf") for c in text)
+
+
+def shown(text: str) -> str:
+    """``text`` with any control or format character written as an escape (``\\x1b``), for a terminal."""
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+
+
+# Set while a stored game is reopened: its names were accepted when it was created,
+# and a rule added since must not make a stored game unreachable (nothing stored is lost).
+STORED_SETUP: ContextVar[bool] = ContextVar("stored_setup", default=False)
 
 
 @dataclass(frozen=True)
@@ -142,6 +162,9 @@ class Game(ABC):
     rulebook: ClassVar[str]  # file name in the rules folder
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 6
+    board_files: ClassVar[tuple[DataFile, ...]] = ()  # board facts shipped as TOML beside the game
+    first_player: ClassVar[str] = ""  # the rulebook's rule for who starts, in words ("" : none given)
+    engine_rolls_first: ClassVar[bool] = False  # the engine's first turn is the roll for first player
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -173,6 +196,12 @@ class Game(ABC):
             if not isinstance(name, str) or not name.strip():
                 raise SetupError(f"players[{i}].name", "a non-empty name", name)
             name = name.strip()
+            if len(name) > MAX_NAME and not STORED_SETUP.get():
+                raise SetupError(f"players[{i}].name", f"a name of at most {MAX_NAME} characters", name)
+            if not printable(name) and not STORED_SETUP.get():
+                # An escape sequence in a name would reach the terminal raw (clear the
+                # screen, forge a "Ranking:" line) and the screen as garbage.
+                raise SetupError(f"players[{i}].name", "a name without control characters", name)
             if name in seen:
                 raise SetupError(f"players[{i}].name", "a name no other player has", name)
             seen.add(name)
@@ -252,3 +281,8 @@ class Game(ABC):
     def refuse(self, message: str, rule: str) -> IllegalAction:
         """Build the error for a forbidden event; raise it at the call site."""
         return IllegalAction(message, f"{self.title}, {rule}")
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> BoardCheck | None:
+        """The board check over ``data`` (default: the shipped ``board_files``): the facts
+        printed only on the physical board, in words, corrected by touch; None without any."""
+        return None

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .config import save_text_atomic
 from .errors import RecordError
 from .events import Event
 
@@ -47,7 +48,8 @@ def dumps(record: Record) -> str:
 
 
 def write(record: Record, path: str | os.PathLike[str]) -> None:
-    Path(path).write_text(dumps(record), encoding="utf-8")
+    """Write a record atomically: a crash or a full disk never leaves half of one (or of the old one)."""
+    save_text_atomic(path, dumps(record), make_folder=False)
 
 
 # Bounds on what a reader accepts, so that a hostile or broken file is refused

@@ -20,7 +20,7 @@ from typing import Any
 from . import records, registry
 from .errors import IllegalAction, NothingToUndo, RecordError, StoreError, brief
 from .events import Event
-from .game import Game, Outcome, Prompt, State
+from .game import STORED_SETUP, Game, Outcome, Prompt, State
 from .store import Store
 
 
@@ -75,7 +75,11 @@ class Session:
         """Reopen a stored session: fold its log again (nothing is written)."""
         info = store.session(session_id)
         game = registry.get(info.game)
-        session = cls(game, info.setup, store=store, session_id=session_id, **kw)
+        token = STORED_SETUP.set(True)
+        try:
+            session = cls(game, info.setup, store=store, session_id=session_id, **kw)
+        finally:
+            STORED_SETUP.reset(token)
         for entry in store.entries(session_id):
             event = None if entry.event is None else Event.from_dict(entry.event)
             try:

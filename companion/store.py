@@ -119,29 +119,38 @@ def _disk_full(path: Path) -> bool:
 
 
 def store_error(e: BaseException, path: Path, doing: str = "open") -> StoreError:
-    """One line for a failure of the machine under the store (never a traceback)."""
-    where = f"the game database {path}"
+    """One line for a failure of the machine under the store (never a traceback).
+
+    ``.reason`` holds the part after the file's name, for a screen with little room.
+    """
+    again = "start again" if doing == "open" else "try again"
+    reason = _machine_reason(e, path, again)
+    err = StoreError(f"cannot {doing} the game database {path}: {reason}")
+    err.reason = reason  # type: ignore[attr-defined]
+    return err
+
+
+def _machine_reason(e: BaseException, path: Path, again: str) -> str:
     if isinstance(e, sqlite3.Error):
         code = _sqlite_code(e)
         # SQLite reports a WAL index that cannot grow on a full disk as an I/O error.
         if code == sqlite3.SQLITE_FULL or (code == sqlite3.SQLITE_IOERR and _disk_full(path)):
-            return StoreError(f"cannot {doing} {where}: the disk is full: free space and start again")
+            return f"the disk is full: free space and {again}"
         if code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_PERM, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_AUTH):
-            return StoreError(
-                f"cannot {doing} {where}: its folder or file is read-only or not ours ({e}); "
+            return (
+                f"its folder or file is read-only or not ours ({e}); "
                 "make the data folder writable or choose another with --data-dir"
             )
         if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-            return StoreError(f"cannot {doing} {where}: another program holds it locked ({e}); close it and retry")
+            return f"another program holds it locked ({e}); close it and {again}"
         if code == sqlite3.SQLITE_IOERR:
-            return StoreError(f"cannot {doing} {where}: the disk failed to read or write ({e}); check it and retry")
-        return StoreError(f"cannot {doing} {where}: {e}")
+            return f"the disk failed to read or write ({e}); check it and {again}"
+        return str(e)
     if isinstance(e, OSError):
         if e.errno == errno.ENOSPC:
-            return StoreError(f"cannot {doing} {where}: the disk is full: free space and start again")
-        name = e.filename or path
-        return StoreError(f"cannot {doing} {where}: {name}: {e.strerror or e}")
-    return StoreError(f"cannot {doing} {where}: {e}")
+            return f"the disk is full: free space and {again}"
+        return f"{e.filename or path}: {e.strerror or e}"
+    return str(e)
 
 
 class Store:

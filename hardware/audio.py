@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import math
 import queue
+import struct
 import threading
 import time
 import wave
@@ -27,7 +28,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from companion.config import Table, load_table, profile_present
+from companion.config import Table, is_device, load_table, profile_present
 from companion.errors import BellwetherError, SensorError
 from companion.paths import config_dir
 
@@ -50,13 +51,17 @@ class AudioFileError(BellwetherError, OSError):
 
 
 class Resampler:
-    """Streaming sample-rate conversion: low-pass FIR, then linear interpolation.
+    """Streaming sample-rate conversion: low-pass FIR and linear interpolation.
 
     Works for any ratio (the robot clips say 48128 Hz).  When going down, a
     windowed-sinc filter (47 taps, cut at 0.45 of the output rate) stops
     sound above the new Nyquist (keys jingling at 10 kHz) from folding into
     the whistle band; the signal is then oversampled enough that linear
-    interpolation between filtered samples is accurate.  State (filter
+    interpolation between filtered samples is accurate.  When going up
+    (an 8 kHz USB microphone), linear interpolation leaves an image of every
+    sound mirrored about the old Nyquist (a 3 kHz whistle gets a 5 kHz
+    twin, inside the whistle band), so the interpolated signal is low-passed
+    at 0.45 of the *input* rate (63 taps at the output rate).  State (filter
     history, fractional position) carries across blocks, so block
     boundaries leave no seams.
     """
@@ -68,13 +73,15 @@ class Resampler:
         self.dst_rate = float(dst_rate)
         self.step = self.src_rate / self.dst_rate
         self.identity = math.isclose(self.step, 1.0)
-        self._h: np.ndarray | None = None
+        self._h: np.ndarray | None = None  # anti-alias filter, before interpolating (going down)
+        self._h_up: np.ndarray | None = None  # anti-image filter, after interpolating (going up)
         if self.step > 1 and not self.identity:
-            fc = 0.45 / self.step  # cycles per input sample
-            n = np.arange(taps) - (taps - 1) / 2
-            h = np.sinc(2 * fc * n) * np.hamming(taps)
-            self._h = (h / h.sum()).astype(np.float32)
+            self._h = _lowpass(0.45 / self.step, taps)  # cycles per input sample
             self._hist = np.zeros(taps - 1, np.float32)
+        elif self.step < 1 and not self.identity:
+            up_taps = max(taps, 63)
+            self._h_up = _lowpass(0.45 * self.step, up_taps)  # cycles per output sample
+            self._hist_up = np.zeros(up_taps - 1, np.float32)
         self._carry = np.zeros(0, np.float32)
         self._pos = 0.0
 
@@ -98,7 +105,18 @@ class Resampler:
         keep = min(int(nxt), len(buf))  # the next output may lie beyond this buffer
         self._carry = buf[keep:]
         self._pos = nxt - keep
+        if self._h_up is not None:
+            up = np.concatenate([self._hist_up, out])
+            self._hist_up = up[len(up) - len(self._hist_up) :]
+            out = np.convolve(up, self._h_up, mode="valid").astype(np.float32)
         return out
+
+
+def _lowpass(fc: float, taps: int) -> np.ndarray:
+    """A windowed-sinc low-pass FIR with unit gain at DC; ``fc`` in cycles per sample."""
+    n = np.arange(taps) - (taps - 1) / 2
+    h = np.sinc(2 * fc * n) * np.hamming(taps)
+    return (h / h.sum()).astype(np.float32)
 
 
 def resample(x: np.ndarray, src_rate: float, dst_rate: float = RATE) -> np.ndarray:
@@ -127,13 +145,27 @@ def _pcm_to_float(data: bytes, width: int, channels: int) -> np.ndarray:
     return x
 
 
+MAX_WAV_RATE = 768_000  # no recorder writes more; a bigger header value is damage
+
+
 def _open_wav(path: str | Path) -> wave.Wave_read:
+    """An open WAV whose header makes sense (rate, channels, sample size), else one clear error."""
     try:
-        return wave.open(str(path), "rb")
+        w = wave.open(str(path), "rb")  # noqa: SIM115 (handed to the caller, who closes it)
     except FileNotFoundError:
         raise AudioFileError(f"{path}: no such file") from None
-    except (wave.Error, EOFError, OSError) as e:
+    except (wave.Error, EOFError, OSError, ValueError, struct.error) as e:
         raise AudioFileError(f"{path}: not a PCM WAV file ({e})") from None
+    checks = (
+        ("sample rate", w.getframerate(), 1 <= w.getframerate() <= MAX_WAV_RATE, f"1 to {MAX_WAV_RATE} Hz"),
+        ("channels", w.getnchannels(), w.getnchannels() >= 1, "at least 1"),
+        ("sample size", 8 * w.getsampwidth(), 1 <= w.getsampwidth() <= 4, "8, 16, 24 or 32 bits"),
+    )
+    for key, value, ok, expected in checks:
+        if not ok:
+            w.close()
+            raise AudioFileError(f"{path}: broken WAV header: {key} expected {expected}, got {value}")
+    return w
 
 
 def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
@@ -452,8 +484,8 @@ class AudioSettings:
     def from_table(cls, t: Table) -> AudioSettings:
         device = t.get(
             "device",
-            lambda v: isinstance(v, (int, str)) and not isinstance(v, bool),
-            "a device index or part of its name",
+            lambda v: is_device(v),
+            "a device index from 0 to 255 or part of its name",
             None,
         )
         wav = t.string("wav", None)

@@ -54,6 +54,22 @@ def _lean_process() -> None:
             ctypes.CDLL(None).mallopt(-3, 64 * 1024)  # M_MMAP_THRESHOLD (glibc's malloc.h)
 
 
+def _quiet_cutbuffer() -> None:
+    """Kivy's X cut-buffer probe (xclip/xsel only, whatever KIVY_CLIPBOARD says) logs a
+    CRITICAL with tracebacks when neither is installed, which reads like a crash in the
+    journal.  Nothing here needs the cut buffer (the SDL2 clipboard serves the app), so
+    that record becomes one INFO line."""
+    import logging
+
+    def soften(record: logging.LogRecord) -> bool:
+        if record.levelno >= logging.ERROR and str(record.msg).startswith("Cutbuffer: Unable to find"):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.msg, record.args, record.exc_info = "Cutbuffer: none (xclip/xsel not installed; not needed)", (), None
+        return True
+
+    logging.getLogger("kivy").addFilter(soften)
+
+
 def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     """Set Kivy's environment and window before anything imports Kivy."""
     # Kivy must not parse the bellwether command line as its own options.
@@ -66,12 +82,17 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
     # OpenCV's own warnings (a missing /dev/video0 at every retry) would fill the
     # terminal of a Pi with no camera; the Settings screen says it in one line.
     os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    # The clipboard through SDL2 (always there with the window): Kivy's first choices
+    # on Linux run the xclip/xsel programs, which a Pi image does not have.
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2,dummy")
     _lean_process()
     if os.environ.get("KIVY_HOME"):
         Path(os.environ["KIVY_HOME"]).mkdir(parents=True, exist_ok=True)  # Kivy creates only the last folder
     if "kivy.core.window" in sys.modules:
         return  # a window already exists (tests that build the app twice are not supported)
     from kivy.config import Config
+
+    _quiet_cutbuffer()
 
     Config.set("kivy", "exit_on_escape", "0")  # Escape must not end a game by accident
     Config.set("input", "mouse", "mouse,disable_multitouch")  # right-click would leave red dots
@@ -95,6 +116,12 @@ def configure_kivy(size: tuple[int, int], fullscreen: bool) -> None:
 def run(args: argparse.Namespace) -> int:
     size = parse_size(getattr(args, "size", None))
     fullscreen = bool(getattr(args, "fullscreen", False))
+    # --data-dir and --config-dir reach every reader and writer the app has (sensor
+    # openers, the Calibrate screen, board checks), all of which ask companion.paths.
+    for option, env in (("data_dir", "BELLWETHER_DATA_DIR"), ("config_dir", "BELLWETHER_CONFIG_DIR")):
+        explicit = getattr(args, option, None)
+        if explicit is not None:
+            os.environ[env] = str(paths.data_dir(explicit) if option == "data_dir" else paths.config_dir(explicit))
     configure_kivy(size, fullscreen)
     from .application import AppOptions, BellwetherApp
 

@@ -21,7 +21,7 @@ from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, St
 from kivy.uix.screenmanager import ScreenManager
 
 from companion import paths, registry
-from companion.errors import BellwetherError, IllegalAction, NothingToUndo
+from companion.errors import BellwetherError, IllegalAction, NothingToUndo, StoreError
 from companion.events import ROLL, WHISTLE, Event, Source
 from companion.session import Session
 from companion.store import Store
@@ -236,6 +236,12 @@ class BellwetherApp(App):
             self.message = f"Not accepted: {e.reason} — {e.rule}"
             self.changed()
             return False
+        except StoreError as e:  # the disk refused it (full, read-only): not stored, so not applied
+            if event.type == ROLL:
+                self.last_roll_accepted = False
+            self.message = f"Not saved, nothing recorded: {getattr(e, 'reason', e)}"
+            self.changed()
+            return False
         except Exception as e:  # a fault in a game engine must not take the table down
             log.exception("the %s engine failed on %s", self.session.game.name, event)
             self.message = f"The {self.session.game.title} engine failed on this {event.type} ({type(e).__name__}: {e}); nothing was recorded."
@@ -305,6 +311,10 @@ class BellwetherApp(App):
             op(self.session)
         except NothingToUndo as e:
             self.message = str(e)
+            self.changed()
+            return
+        except StoreError as e:  # the disk refused the undo/redo entry: the game stays as it was
+            self.message = f"Not saved, nothing changed: {getattr(e, 'reason', e)}"
             self.changed()
             return
         self.message = ""
@@ -421,7 +431,8 @@ class BellwetherApp(App):
             fresh = [i for i in self.hub.ignored.values() if i.path not in self._told_ignored]
             if fresh:  # a broken profile: the sensor runs on defaults, and the table is told which file
                 self._told_ignored.update(i.path for i in fresh)
-                self.message = " ".join(i.text() for i in fresh)
+                more = f" (and {len(fresh) - 1} more: see the sensor line)" if len(fresh) > 1 else ""
+                self.message = fresh[0].text() + more
             offline = len(self.hub.offline())
             self.sensor_summary_short = f"Sensors: {offline} offline" if offline else "Sensors online"
             self.changed()

@@ -8,11 +8,15 @@ a file behind.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 PREFS_FILE = "ui-preferences.json"
 OPEN_FILE = "ui-open-game.json"
@@ -57,7 +61,10 @@ def open_game(data_dir: Path) -> int | None:
 def set_open_game(data_dir: Path, session_id: int | None) -> None:
     path = data_dir / OPEN_FILE
     if session_id is None:
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError as e:  # a read-only folder: the app reopens this game next time, no harm
+            log.warning("%s not removed: %s", path, e.strerror or e)
     else:
         _write(path, {"session": session_id})
 
@@ -71,10 +78,17 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def _write(path: Path, value: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    # These files only say how to show the game (the game is in the store), so a full
+    # disk or a read-only folder costs a preference, logged, never the running table.
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        json.dump(value, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tmp.open("w", encoding="utf-8") as f:
+            json.dump(value, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        log.warning("%s not saved: %s", path, e.strerror or e)
+        with contextlib.suppress(OSError):
+            tmp.unlink()

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.events import Event
@@ -47,7 +48,9 @@ class ProfileIgnored:
     reason: str
 
     def text(self) -> str:
-        return f"Ignored {self.path} (using the defaults): {self.reason}"
+        # The folder is the same for every profile (shown on Settings); the name and the problem fit one line.
+        reason = self.reason.removeprefix(f"{self.path}: ")
+        return f"Ignored {Path(self.path).name} (defaults used): {reason}"
 
 
 def load_or_defaults(load: Callable[[], T], defaults: Callable[[], T], path: Any, out: queue.Queue[Any]) -> T:

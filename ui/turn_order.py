@@ -1,4 +1,4 @@
-"""Who goes first: each game's rule in plain words, and a roll-off (plain Python, no Kivy).
+"""Who goes first: each game's rule in plain words (``Game.first_player``), and a roll-off (plain Python, no Kivy).
 
 Only Fleeced! decides the first player with dice in its rules, and its engine
 asks for that roll at the table (recorded, ties rolled again).  The other
@@ -13,25 +13,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-FIRST_PLAYER = {
-    "battle-sheep": "Rulebook: the youngest player starts, then clockwise.",
-    "shear-panic": "Rulebook: whoever most recently had a haircut starts, then clockwise.",
-    "sheep-hop": "Rulebook: the last person to have seen a sheep starts, then clockwise.",
-    "pendleton-hill": "Rulebook: the best wolf howl goes first, then to the left.",
-    "fleeced": "Rulebook: everyone rolls two dice when the game starts, highest first; the table asks for them.",
-}
-ENGINE_ROLLS = {"fleeced"}  # the game's own first turn is the roll for first player
+from companion import registry
+from companion.errors import UnknownGame
+from companion.game import Game
+
+
+def _game(name: str) -> Game | None:
+    try:
+        return registry.get(name)
+    except UnknownGame:
+        return None
 
 
 def rule(game: str) -> str:
-    text = FIRST_PLAYER.get(game, "Turn order is top to bottom.")
-    if game in ENGINE_ROLLS:
+    """The game's own rule for who starts (``Game.first_player``), and how Setup lets the table apply it."""
+    g = _game(game)
+    text = f"Rulebook: {g.first_player}" if g is not None and g.first_player else "Turn order is top to bottom."
+    if not offers_roll(game):
         return text
     return text + " Move players with Up and Down, or roll for it."
 
 
 def offers_roll(game: str) -> bool:
-    return game not in ENGINE_ROLLS
+    """Setup offers a roll-off unless the game's engine asks for the first-player roll itself."""
+    g = _game(game)
+    return not (g is not None and g.engine_rolls_first)
 
 
 @dataclass

@@ -18,6 +18,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.config import profile_present
+
 log = logging.getLogger(__name__)
 
 IDLE, RUNNING, DONE, FAILED = "idle", "running", "done", "failed"
@@ -273,7 +275,7 @@ class CameraWizard(_Wizard):
         self.path = path or profile_path()
         self.unusable = False  # the file there could not be read: Save keeps it aside, never overwrites it
         try:
-            self.profile = load_profile(self.path) if self.path.exists() else CameraProfile()
+            self.profile = load_profile(self.path) if profile_present(self.path) else CameraProfile()
         except BellwetherError as e:  # a hand-edited profile gone bad must not close the screen
             self.profile = CameraProfile()
             self.unusable = True
@@ -331,7 +333,7 @@ class CameraWizard(_Wizard):
         self.profile.dice[self.die] = sample_die(
             self.die, kind, self.frames, die_px, self.empty, self.profile.tray, self.step
         )
-        if self.unusable and self.path.exists():
+        if self.unusable and profile_present(self.path):  # a dangling link or a folder is kept aside too
             from companion.config import move_aside
 
             self.step(f"The unreadable profile is kept as {move_aside(self.path)}.")

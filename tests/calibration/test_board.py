@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from calibration.board import BOARDS, install_defaults, profile_dir, setup_options
+from calibration.board import board_games, files, install_defaults, open_check, profile_dir, save_check, setup_options
 from companion.errors import ConfigError, SetupError
 from companion.session import Session
 
 
-@pytest.mark.parametrize("game", list(BOARDS))
+@pytest.mark.parametrize("game", board_games())
 def test_shipped_defaults_validate_and_feed_a_new_game(game: str, tmp_path: Path) -> None:
     players = 3
-    files = install_defaults(game, players, str(tmp_path))
-    assert all(p.exists() and p.read_text().strip() for p in files)
+    written = install_defaults(game, players, str(tmp_path))
+    assert all(p.exists() and p.read_text().strip() for p in written)
     options = setup_options(game, players, str(tmp_path))
-    assert set(options) == {f.option for f in BOARDS[game]}
+    assert set(options) == {f.option for f in files(game)}
     session = Session.new(None, game, {"players": ["Ann", "Bob", "Cat"], "options": options})
     assert session.prompt().text
 
@@ -75,7 +75,7 @@ def test_cli_wizard_check_and_show(cli, tmp_path: Path) -> None:
     assert r.returncode == 1 and "a game with board data" in r.stderr
 
 
-# -- the touch corrections of ui.board_check (plain Python, no window) ------------------
+# -- the touch corrections of each game's board check (plain Python, no window) ----------
 
 
 def _new_game_board(game: str, cfg: Path) -> dict:
@@ -87,9 +87,9 @@ def _new_game_board(game: str, cfg: Path) -> dict:
 
 
 def test_sheep_hop_die_meadow_exit_and_wolves_corrected_saved_and_used(tmp_path: Path) -> None:
-    from ui.board_check import BoardCheck, Refused
+    from companion.board_check import Refused
 
-    check = BoardCheck("sheep-hop", 2, str(tmp_path))
+    check = open_check("sheep-hop", 2, str(tmp_path))
     assert check.die_counts() == dict.fromkeys(
         ("white", "black", "brown", "multicoloured", "big-and-little-wolf", "double-big-wolf"), 1
     )
@@ -119,7 +119,7 @@ def test_sheep_hop_die_meadow_exit_and_wolves_corrected_saved_and_used(tmp_path:
     check.place_exit((3, 8))
     assert check.data["board"]["meadow"]["pen"] == "east" and check.data["board"]["meadow"]["rows"][2][-1] == "E"
     assert check.wolf("little")["path"][0] == [2, 5]  # (3, 2) one row up, three columns right
-    saved = check.save()
+    saved = save_check(check, str(tmp_path))
     assert [p.name for p in saved] == ["board.toml"]
     board = _new_game_board("sheep-hop", tmp_path)
     assert board == {**check.data["board"], "die": board["die"]}
@@ -131,9 +131,9 @@ def test_sheep_hop_die_meadow_exit_and_wolves_corrected_saved_and_used(tmp_path:
 
 
 def test_sheep_hop_refusals_leave_the_board_unchanged(tmp_path: Path) -> None:
-    from ui.board_check import BoardCheck, Refused
+    from companion.board_check import Refused
 
-    check = BoardCheck("sheep-hop", 2, str(tmp_path))
+    check = open_check("sheep-hop", 2, str(tmp_path))
     assert check.pen_place() == (-1, 3) and (0, 3) in check.exit_places() and len(check.exit_places()) == 24
     before = json.dumps(check.data)
     refusals = {
@@ -178,26 +178,24 @@ def test_sheep_hop_refusals_leave_the_board_unchanged(tmp_path: Path) -> None:
 
 
 def test_sheep_hop_a_path_not_yet_a_loop_is_not_saved(tmp_path: Path) -> None:
-    from ui.board_check import BoardCheck
-
-    check = BoardCheck("sheep-hop", 2, str(tmp_path))
+    check = open_check("sheep-hop", 2, str(tmp_path))
     check.toggle_path("big", (1, 0))
     with pytest.raises(SetupError):
-        check.save()
+        save_check(check, str(tmp_path))
     assert "big wolf's path is not one closed loop" in check.check_error()
     assert setup_options("sheep-hop", 2, str(tmp_path)) == {}  # nothing written
 
 
 def test_battle_sheep_piece_shape_toggled_refused_saved_and_used(tmp_path: Path) -> None:
-    from ui.board_check import BoardCheck, Refused
+    from companion.board_check import Refused
 
-    check = BoardCheck("battle-sheep", 2, str(tmp_path))
+    check = open_check("battle-sheep", 2, str(tmp_path))
     area = check.piece_area()
     assert len(area) == 19 and set(check.piece()) <= set(area)
     check.toggle_hex((1, 1))
     assert check.check_error() == "a pasture board is 4 hexes: touch 1 more."
     with pytest.raises(SetupError):
-        check.save()
+        save_check(check, str(tmp_path))
     with pytest.raises(Refused) as err:
         check.toggle_hex((3, 0))  # joined to none of the three
     assert str(err.value) == "Not changed: a pasture board is hexes joined by sides into one piece."
@@ -206,7 +204,50 @@ def test_battle_sheep_piece_shape_toggled_refused_saved_and_used(tmp_path: Path)
     with pytest.raises(Refused, match="a pasture board is 4 hexes; touch one of them first"):
         check.toggle_hex((2, -1))
     assert check.piece_area() == area  # fixed while the view is open: no hex moves under a finger
-    check.save()
+    save_check(check, str(tmp_path))
     assert _new_game_board("battle-sheep", tmp_path) == {"hexes": [[0, 0], [1, 0], [0, 1], [2, 0]]}
     check.reset()
     assert check.piece() == [(0, 0), (1, 0), (0, 1), (1, 1)]
+
+
+# -- a new game brings its own board check ---------------------------------------------
+
+
+def test_a_new_game_brings_its_own_board_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game the screen and the calibration have never heard of: its board file is
+    found in its own package, described, corrected, saved and fed to its next setup."""
+    from companion import registry
+    from companion.board_check import BoardCheck, DataFile, Note, Stepper
+
+    from . import board_game
+
+    game = board_game.GAME
+    monkeypatch.setitem(registry._extra, game.name, game)  # registered for this test only
+    assert game.name in board_games() and files(game.name) == game.board_files
+    check = open_check(game.name, 2, str(tmp_path))
+    assert isinstance(check, BoardCheck) and check.origin == "shipped"
+    assert check.describe() == ["Fences: 3."]
+    (stepper,) = [c for c in check.controls() if isinstance(c, Stepper)]
+    assert stepper.change(+1) == 4
+    assert save_check(check, str(tmp_path))[0].name == "fences.toml"
+    assert setup_options(game.name, 2, str(tmp_path)) == {"fences": {"count": 4}}
+    again = open_check(game.name, 2, str(tmp_path))
+    assert again.origin == "checked" and again.data["fences"]["count"] == 4
+    stepper = next(c for c in again.controls() if isinstance(c, Stepper))
+    stepper.change(-4)
+    assert again.check_error() == "setup options.fences.count: expected 1 to 9 fences, got 0"
+    # The base check alone: the facts in words, corrected in the files.
+    plain = BoardCheck(game, 2)
+    assert plain.describe() == ["fences: count: 3"] and isinstance(plain.controls()[0], Note)
+    assert DataFile("x-{n}.toml", "x").file_for(3) == "x-3.toml"
+
+
+def test_the_screen_and_the_calibration_name_no_game() -> None:
+    """The board check's knowledge is the games': no game is named where it is drawn or saved."""
+    from companion import registry
+
+    root = Path(__file__).resolve().parents[2]
+    for path in ("ui/screens/board_check.py", "ui/screens/board_check.kv", "calibration/board.py"):
+        text = (root / path).read_text()
+        for name in registry.BUILTIN:
+            assert name not in text and name.replace("-", "_") not in text, f"{path} names {name}"

@@ -124,8 +124,9 @@ def test_bad_profile_names_file_and_key(tmp_path, body, message):
 
 
 def test_learn_band_and_noise_spectrum():
-    assert learn_band([2000.0, 3000.0]) == (1500.0, 4050.0)
-    assert learn_band([300.0]) == (400.0, 600.0)  # clipped, and never narrower than half an octave
+    assert learn_band([2000.0, 3000.0]) == (800.0, 6000.0)  # never narrower than the generic band
+    assert learn_band([700.0]) == (525.0, 6000.0)  # widened for a low toy whistle
+    assert learn_band([300.0, 6500.0]) == (400.0, 7000.0)  # within the limits
     db = noise_spectrum(ta.noise(1.0, amp=0.01))
     assert len(db) == 257 and np.ptp(db[10:-10]) < 6  # white noise: flat
 
@@ -222,13 +223,12 @@ def test_the_check_never_reuses_the_calibration_blows():
     assert not result.heard and result.describe() == "no blow heard"
 
 
-@pytest.mark.xfail(strict=True, reason="known detector bug: a weak frame at another pitch extends the refractory period")
 def test_a_noise_frame_after_a_blow_does_not_hide_the_next_blow():
     """Found with noise seed 10 (1 run in ~40 before the seeds were fixed): a
     -12 dB noise frame at 738 Hz, 0.3 s after a 1791 Hz blow ended, extended the
     refractory period to just past the next blow's onset, which was then taken
-    for the first blow still going.  Fix in WhistleDetector._decide: extend the
-    refractory only for frames near the reported blow's pitch."""
+    for the first blow still going.  Fixed in WhistleDetector._decide: only
+    frames near the reported blow's pitch extend the refractory period."""
     from calibration.whistle import listening_detector
 
     x = ta.pink_noise(3.5, amp=0.004, seed=10)

@@ -275,3 +275,44 @@ def test_portaudio_probe_prints_nothing_and_stderr_still_works():
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr == "after the probe\n"
+
+
+def test_upsampling_leaves_no_image_in_the_whistle_band():
+    # An 8 kHz microphone: a 3 kHz whistle must not get a 5 kHz twin (8 kHz - 3 kHz)
+    # from the interpolation, which would sit inside the whistle band.
+    x = tone(3000, 1.0, amp=0.5, rate=8000)
+    up = resample(x, 8000)
+    spec = np.abs(np.fft.rfft(up[400:-400] * np.hanning(len(up) - 800))) ** 2
+    f = np.fft.rfftfreq(len(up) - 800, 1 / RATE)
+    image = spec[(f > 4800) & (f < 5200)].sum() / spec[(f > 2800) & (f < 3200)].sum()
+    assert 10 * np.log10(image) < -40
+    # Streaming in blocks gives the same as one call.
+    r = Resampler(8000)
+    parts = np.concatenate([r(x[i : i + 333]) for i in range(0, len(x), 333)])
+    np.testing.assert_allclose(parts, up, atol=1e-5)
+
+
+@pytest.mark.parametrize("offset, value, message", [
+    (24, 0, "broken WAV header: sample rate expected 1 to 768000 Hz, got 0"),
+    (24, 10**9, "broken WAV header: sample rate expected 1 to 768000 Hz, got 1000000000"),
+    (22, 0, "not a PCM WAV file (bad # of channels)"),
+])
+def test_a_broken_wav_header_is_one_clear_error(tmp_path, cli, offset, value, message):
+    import struct
+
+    path = write_wav(tmp_path / "broken.wav", tone(2000, 0.2))
+    data = bytearray(path.read_bytes())
+    data[offset : offset + (4 if offset == 24 else 2)] = struct.pack("<I" if offset == 24 else "<H", value)
+    path.write_bytes(bytes(data))
+    import re
+
+    with pytest.raises(AudioFileError, match=re.escape(message)):
+        read_wav(path)
+    with pytest.raises(AudioFileError, match=re.escape(message)):
+        WavSource(path).open()
+    manifest = tmp_path / "m.csv"
+    manifest.write_text("path,label,onset_s,offset_s,category\nbroken.wav,whistle,,,whistle\n")
+    for args in (("whistle", "detect", str(path), "--no-profile"), ("whistle", "eval", str(manifest))):
+        r = cli(*args)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+        assert r.stderr.strip() == f"bellwether: {path}: {message}"

@@ -477,8 +477,8 @@ def board_check(ctx: Ctx) -> Iterator[float]:
     check = ctx.screen
     ctx.result["sp_words"] = [t for t in ctx.texts() if t]
     ctx.result["problems"] = {"shear-panic": ctx.check("board-check-shear-panic")}
-    yield from _tap_scrolled(ctx, check.space_buttons[5])  # space 5 is a panic space on our board
-    yield from _tap_scrolled(ctx, check.space_buttons[4])  # ... and 4 is not
+    yield from _tap_scrolled(ctx, check.toggles["panic"][5])  # space 5 is a panic space on our board
+    yield from _tap_scrolled(ctx, check.toggles["panic"][4])  # ... and 4 is not
     yield from _tap_scrolled(ctx, _step_button(ctx, "gates.roger+"))  # Roger's gate one space later
     yield from _tap_scrolled(ctx, _step_button(ctx, "pictures.shearer-"))
     yield from _tap_scrolled(ctx, _step_button(ctx, "tile.0+"))  # the first tile is worth 2
@@ -503,13 +503,13 @@ def board_check(ctx: Ctx) -> Iterator[float]:
     ctx.result["ph_words"] = [t for t in ctx.texts() if t]
     ctx.result["problems"]["pendleton-hill"] = ctx.check("board-check-pendleton-hill")
     yield from _tap_scrolled(ctx, ctx.button("1a"))
-    yield from _tap_scrolled(ctx, check.touch_buttons["1c"])  # 1a touches 1c on this board
-    yield from _tap_scrolled(ctx, check.touch_buttons["1b"])  # ... and not 1b
-    yield from _tap_scrolled(ctx, check.touch_buttons["4a"])  # a wrong touch: two tiers apart
+    yield from _tap_scrolled(ctx, check.toggles["touches"]["1c"])  # 1a touches 1c on this board
+    yield from _tap_scrolled(ctx, check.toggles["touches"]["1b"])  # ... and not 1b
+    yield from _tap_scrolled(ctx, check.toggles["touches"]["4a"])  # a wrong touch: two tiers apart
     ctx.result["ph_invalid"] = check.ids.status.text
     yield from ctx.tap_text("Save the board")
     ctx.result["ph_refused"] = check.ids.status.text
-    yield from _tap_scrolled(ctx, check.touch_buttons["4a"])
+    yield from _tap_scrolled(ctx, check.toggles["touches"]["4a"])
     yield from ctx.tap_text("Save the board")
     ctx.result["ph_saved"] = check.ids.status.text
     ctx.result["ph_words_after"] = [t for t in ctx.texts() if t]
@@ -797,19 +797,19 @@ def board_check_sheep_hop(ctx: Ctx) -> Iterator[float]:
     yield from _tap_scrolled(ctx, _step_button(ctx, "meadow.cols+"))  # 8 columns: the big wolf's edge path grows
     yield from _tap_scrolled(ctx, ctx.button("Little wolf's path"))
     for place in ((2, 5), (3, 5), (4, 5)):  # the little wolf goes round a 3 x 4 block
-        yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre(place))
+        yield from _tap_place(ctx, check.pictures["meadow"], check.pictures["meadow"].centre(place))
     status["not_a_loop"] = check.ids.status.text
     yield from ctx.tap_text("Save the board")
     status["not_saved"] = check.ids.status.text
-    yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre((3, 4)))
+    yield from _tap_place(ctx, check.pictures["meadow"], check.pictures["meadow"].centre((3, 4)))
     status["loop"] = check.ids.status.text
     little = [list(c) for c in check.check.wolf("little")["path"]]
-    yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre((0, 0)))  # no space there
+    yield from _tap_place(ctx, check.pictures["meadow"], check.pictures["meadow"].centre((0, 0)))  # no space there
     status["refused"] = check.ids.status.text
     ctx.result["unchanged"] = check.check.wolf("little")["path"] == little
     yield from _tap_scrolled(ctx, _step_button(ctx, "turn.little"))
     yield from _tap_scrolled(ctx, ctx.button("Meadow exit"))
-    yield from _tap_place(ctx, check.meadow_picture, check.meadow_picture.centre((3, 8)))  # the exit on the east edge
+    yield from _tap_place(ctx, check.pictures["meadow"], check.pictures["meadow"].centre((3, 8)))  # the exit on the east edge
     status["exit"] = check.ids.status.text
     yield from _save_and_start(ctx, "board-check-sheep-hop-corrected")
 
@@ -824,8 +824,8 @@ def board_check_battle_sheep(ctx: Ctx) -> Iterator[float]:
     status = ctx.result["status"] = {}
 
     def touch(h: tuple[int, int]) -> Iterator[float]:
-        picture = check.piece_picture  # drawn anew after every change
-        yield from _tap_place(ctx, picture, picture.centre(*h, *picture._layout()))
+        picture = check.pictures["piece"]  # drawn anew after every change
+        yield from _tap_place(ctx, picture, picture.hex_centre(h))
 
     yield from touch((1, 1))  # off the board: 3 hexes
     status["three"] = check.ids.status.text
@@ -1104,22 +1104,26 @@ def _play_record(ctx: Ctx, fixture: str) -> Iterator[float]:
     yield 0.3
 
 
+def _results_view(ctx: Ctx, name: str, shot: str) -> Iterator[float]:
+    """The Results screen as a player reads it: heading, notes, each ranked line; its layout checked."""
+    ctx.app.go("results")
+    yield 0.6
+    ids = ctx.screen.ids
+    ctx.result[name] = {
+        "title": ids.title.text,
+        "notes": ids.tie_break.text,
+        "lines": [[w.text for w in reversed(line.children) if hasattr(w, "text")] for line in ids.ranking.children[::-1]],
+        "problems": ctx.check(shot),
+    }
+
+
 @scenario()
 def sheep_hop_results(ctx: Ctx) -> Iterator[float]:
     """Sheep Hop! is cooperative: Results says the table won (or the wolves did)
     with the Shepherds' Scale and ranks nobody; Home's history says the same."""
-    app = ctx.app
     for name, fixture in (("won", "sheep-hop/complete-game-table.jsonl"), ("lost", "sheep-hop/lost-game-few-saved.jsonl")):
         yield from _play_record(ctx, fixture)
-        app.go("results")
-        yield 0.6
-        ids = ctx.screen.ids
-        ctx.result[name] = {
-            "title": ids.title.text,
-            "notes": ids.tie_break.text,
-            "lines": [[w.text for w in reversed(line.children) if hasattr(w, "text")] for line in ids.ranking.children[::-1]],
-            "problems": ctx.check(f"sheep-hop-results-{name}"),
-        }
+        yield from _results_view(ctx, name, f"sheep-hop-results-{name}")
         if name == "won":  # Share results from the Results screen: this game only, BG Stats by default
             yield from ctx.tap_text("Share results")
             panel = _share_panel()
@@ -1131,6 +1135,36 @@ def sheep_hop_results(ctx: Ctx) -> Iterator[float]:
         yield 0.5
     ctx.result["home"] = [b.text for b in ctx.buttons(ctx.screen.ids.stored)]
     ctx.result["home_problems"] = ctx.check("home-cooperative-history")
+
+
+@scenario()
+def fleeced_duplicate_card(ctx: Ctx) -> Iterator[float]:
+    """Fleeced! sixth card of a kind already held: the Table offers both copies in words;
+    putting back the one just drawn by touch leaves the older one playable this turn."""
+    from companion import records
+    from tests.test_game_records import FIXTURES
+
+    record = records.read(FIXTURES / "fleeced/duplicate-card-put-back-the-new-one.jsonl")
+    ctx.app.new_game(record.game, record.setup)
+    for event in record.events[:-2]:  # up to the sixth card: the discard is the table's to choose
+        assert ctx.app.submit(event), ctx.app.message
+    yield 1.5  # the screen's slide from Home and the throttled redraw
+    ctx.result["texts"] = [t for t in ctx.texts() if t]
+    ctx.result["buttons"] = [b.text for b in ctx.buttons()]
+    ctx.result["problems"] = ctx.check("fleeced-duplicate-card")
+    yield from ctx.tap_text("Put the new other card under the pile")
+    ctx.result["after"] = [b.text for b in ctx.buttons()]
+    ctx.result["last"] = ctx.app.session.events[-1].to_dict()
+
+
+@scenario()
+def fleeced_shared_win(ctx: Ctx) -> Iterator[float]:
+    """Fleeced! tie on points: Results shows both players 1st and says they share the win;
+    with the house tie-break by sheep claimed, one winner."""
+    for name, fixture in (("shared", "fleeced/tie-on-points-shared-win.jsonl"),
+                          ("house", "fleeced/tie-on-points-house-rule-sheep.jsonl")):
+        yield from _play_record(ctx, fixture)
+        yield from _results_view(ctx, name, f"fleeced-results-{name}")
 
 
 def _share_panel() -> Any:

@@ -371,3 +371,24 @@ def test_a_scrolled_list_is_clipped_to_its_view(scenarios):
     assert r["band_pixels"] > 100 and r["band_not_background"] == 0, r
     assert r["scissors_open"] == 0
     assert r["stored"] >= 1 and r["stored_pixel_is_background"] is False, r
+
+
+def test_fleeced_tie_on_points_is_a_shared_first_place_on_results(scenarios):
+    r = scenarios.run("fleeced_shared_win")
+    shared, house = r["shared"], r["house"]
+    assert shared["title"] == "Fleeced!: Wallace and Gromit share the win"
+    assert [line[0] for line in shared["lines"]] == ["1st", "1st"]
+    assert "share first place" in shared["notes"] and shared["problems"] == []
+    assert house["title"] == "Fleeced!: Wallace wins"
+    assert [line[0] for line in house["lines"]] == ["1st", "2nd"]
+    assert "by the house rule more sheep claimed breaks it" in house["notes"] and house["problems"] == []
+
+
+def test_fleeced_duplicate_card_offers_both_copies_by_touch(scenarios):
+    r = scenarios.run("fleeced_duplicate_card")
+    assert "Put the new other card under the pile" in r["buttons"]
+    assert "Put the old other card under the pile" in r["buttons"]
+    assert any("Keep the old other card (held before this turn) to play it now" in t for t in r["texts"])
+    assert r["problems"] == []
+    assert r["last"]["payload"] == {"card": "other", "copy": "drawn"}
+    assert "Play another Cheese Card" in r["after"]  # the older copy is playable this turn

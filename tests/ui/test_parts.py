@@ -265,19 +265,18 @@ def test_absent_devices_are_offline_without_importing_their_modules(tmp_path, mo
 def test_board_check_describes_corrects_validates_and_saves(tmp_path):
     import tomllib
 
-    from calibration.board import setup_options
-    from ui.board_check import BoardCheck, board_note
+    from calibration.board import board_note, open_check, save_check, setup_options
 
     cfg = str(tmp_path)
     for game, players, words in (
         ("shear-panic", 4, "Panic spaces"), ("pendleton-hill", 3, "Pasture 1a (tier 1) touches"),
         ("sheep-hop", 2, "The big wolf walks"), ("battle-sheep", 2, "Each pasture board is 4 hexagons"),
     ):
-        check = BoardCheck(game, players, cfg)
+        check = open_check(game, players, cfg)
         assert any(words in line for line in check.describe()), check.describe()
         assert check.check_error() == ""
     assert board_note("shear-panic", 4, cfg)[1].startswith("Board: the shipped data")
-    sp = BoardCheck("shear-panic", 4, cfg)
+    sp = open_check("shear-panic", 4, cfg)
     sp.toggle_panic(sp.data["track"]["panic"][0])  # not a panic space on this board
     assert sp.move("gates", "roger", 99) == sp.data["track"]["spaces"]  # kept on the track
     assert "gates" in sp.check_error() or "gate" in sp.check_error()  # the game refuses a gate in the wrong field
@@ -285,12 +284,12 @@ def test_board_check_describes_corrects_validates_and_saves(tmp_path):
     sp.reset()
     sp.toggle_panic(2)
     sp.tile_time(11, +2)
-    sp.save()
+    save_check(sp, cfg)
     options = setup_options("shear-panic", 4, cfg)
     assert 2 in options["track"]["panic"] and options["tiles"]["tile"][11]["time"] == sp.data["tiles"]["tile"][11]["time"]
     assert "checked against the table's own board" in (tmp_path / "boards" / "shear-panic" / "tiles.toml").read_text()
     assert board_note("shear-panic", 4, cfg)[1].startswith("Board: as checked")
-    again = BoardCheck("shear-panic", 4, cfg)
+    again = open_check("shear-panic", 4, cfg)
     assert again.origin == "checked" and 2 in again.data["track"]["panic"]
     (tmp_path / "boards" / "shear-panic" / "track-4.toml").write_text("spaces = 'x'\n")
     options, note, bad = board_note("shear-panic", 4, cfg)

@@ -10,13 +10,13 @@ from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from calibration.board import board_note, has_board
 from companion import registry
 from companion.errors import BellwetherError, SetupError
 from companion.events import ROLL, Event
 from companion.game import DiceRequest
 
 from .. import theme
-from ..board_check import board_note, has_board
 from ..boards import setup_spec
 from ..turn_order import RollOff, offers_roll, rule
 from ..widgets import FitButton, FitLabel, PlayerMark, load_kv

@@ -167,7 +167,7 @@ class TableScreen(Screen):
         handled = getattr(self.board, "handles", frozenset())
         self._on_picture = bool(handled & set(prompt.expects))
         # What the picture takes by touch is not listed again as buttons.
-        choices = tuple(c for c in prompt.choices if c.type not in handled) or legal_as_choices(s, prompt, handled)
+        choices = tuple(c for c in prompt.choices if c.type not in handled) if prompt.choices else legal_as_choices(s, prompt, handled)
         self.picture_only = (
             self._on_picture and prompt.dice is None and getattr(prompt, "counts", None) is None and not choices
             and app.pending_roll is None and self.mode == "roll"

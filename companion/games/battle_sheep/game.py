@@ -19,8 +19,11 @@ from typing import Any
 from companion.errors import SetupError
 from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt
+from companion.payload import is_one_of
 
 from . import data
+from .board_check import FILES as BOARD_FILES
+from .board_check import BattleSheepBoard
 from .field import legal_placements, parse_placement, place, placement_problem
 from .hexes import DIRECTIONS, Hex, distance, largest_component, outside_perimeter
 from .state import BattleSheepState, Mode, Phase, Stack
@@ -106,13 +109,18 @@ class BattleSheep(Game):
     rulebook = "battle-sheep.md"
     min_players = 2
     max_players = 4
+    first_player = "the youngest player starts, then clockwise."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> BattleSheepBoard:
+        return BattleSheepBoard(self, players, data or {})
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         s = super().validate_setup(setup)
         opts = s["options"]
         mode = opts.setdefault("mode", Mode.BOARD.value)
-        if mode not in {m.value for m in Mode}:
+        if not is_one_of(mode, {m.value for m in Mode}):
             raise SetupError("options.mode", "'board' or 'quick'", mode)
         # The board data goes into the setup so that a record replays the same
         # field even if the shipped default is later corrected.

@@ -10,6 +10,7 @@ from typing import Any
 from companion.errors import SetupError
 from companion.events import ANSWER, CORRECTION, ROLL, WHISTLE, Event
 from companion.game import Game, Outcome, Prompt
+from companion.payload import is_one_of
 
 from . import hands, prompts, rules, scoring, turns, whistles
 from .board import (
@@ -53,6 +54,8 @@ class Fleeced(Game):
     rulebook = "fleeced.md"
     min_players = 2
     max_players = 6
+    first_player = "everyone rolls two dice when the game starts, highest first; the table asks for them."
+    engine_rolls_first = True  # its first phase is that roll (Phase.FIRST_ROLL), recorded as events
 
     # -- setup ---------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -61,7 +64,7 @@ class Fleeced(Game):
         for i, p in enumerate(s["players"]):
             c = p.get("character")
             if c is not None:
-                if c not in HOMES:
+                if not is_one_of(c, HOMES):
                     raise SetupError(f"players[{i}].character", f"one of {', '.join(HOMES)}", c)
                 if c in taken:
                     raise SetupError(f"players[{i}].character", "a character no other player has", c)
@@ -89,6 +92,9 @@ class Fleeced(Game):
         if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 <= margin <= 10 \
                 or not math.isfinite(margin):
             raise SetupError("options.whistle_margin", "seconds from 0 to 10", margin)
+        by = s["options"].setdefault("tie_break", scoring.DEFAULT_TIE_BREAK)
+        if by not in scoring.TIE_BREAKS:
+            raise SetupError("options.tie_break", " or ".join(f"{k!r} ({v})" for k, v in scoring.TIE_BREAKS.items()), by)
         return {**s, "players": players}
 
     def initial_state(self, setup: Mapping[str, Any]) -> FleecedState:
@@ -327,7 +333,7 @@ class Fleeced(Game):
         if state.phase is not Phase.OVER:
             return None
         ranking, tie = scoring.ranking(state)
-        shared = scoring.winners(state)  # level on points and sheep claimed: they share the win
+        shared = scoring.winners(state)  # everyone level with the leader (scoring.tie_break): a shared win
         return Outcome(ranking, tie, {"points": self.scores(state)}, winners=shared if len(shared) > 1 else ())
 
     def describe(self, event: Event) -> str | None:

@@ -181,26 +181,26 @@ def _phase_prompt(s: FleecedState) -> Prompt:
     return Prompt(None, text, rules.VICTORY)
 
 
-def _the(card: str) -> str:
-    """``card`` after "the": "the Key to the Pub", "the other Cheese Card"."""
-    return "the other Cheese Card" if card == OTHER else f"the {CARD_TITLES[card]}"
+def _noun(card: str) -> str:
+    """``card`` after "the new" / "the old": "Key to the Pub", "other card"."""
+    return "other card" if card == OTHER else CARD_TITLES[card]
 
 
 def _discard_prompt(s: FleecedState) -> Prompt:
     """One button per kind in hand; a kind held twice, once from before and once
-    just drawn, gets a button for each copy, since only the one held before can
-    be played this turn (the rulebook's "one of your Cheese Cards (your choice)")."""
+    just drawn, gets a button for each copy, since only the old one can be played
+    this turn (the rulebook's "one of your Cheese Cards (your choice)")."""
     p = s.player
     cards: list[Choice] = []
     text = f"{p} holds six Cheese Cards: put one under the pile to keep five."
     for c in dict.fromkeys(s.hands[s.active]):
         drawn, held = copies(s, c)
         if drawn and held:
-            the = _the(c)
-            cards += [Choice(f"Put {the} just drawn under the pile", "discard", {"card": c, "copy": DRAWN}, player=p),
-                      Choice(f"Put {the} you already had under the pile", "discard", {"card": c, "copy": HELD},
-                             player=p)]
-            text += f" Keep {the} you already had to play it this turn: the one just drawn waits for a later turn."
+            noun = _noun(c)
+            cards += [Choice(f"Put the new {noun} under the pile", "discard", {"card": c, "copy": DRAWN}, player=p),
+                      Choice(f"Put the old {noun} under the pile", "discard", {"card": c, "copy": HELD}, player=p)]
+            text += (f" Keep the old {noun} (held before this turn) to play it now: the new one, just drawn, "
+                     "cannot be played until a later turn.")
         else:
             cards.append(Choice(f"Put {CARD_TITLES[c]} under the pile", "discard", {"card": c}, player=p))
     return Prompt(p, text, rules.CHEESE, ("discard",), choices=tuple(cards))

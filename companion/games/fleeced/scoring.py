@@ -1,4 +1,4 @@
-"""The end: claimed sheep by kind, totals, ranking and the tie-break sentence."""
+"""The end: claimed sheep by kind, totals, ranking, shared places and the tie-break sentence."""
 
 from __future__ import annotations
 
@@ -34,12 +34,35 @@ def points(entry: tuple[tuple[str, int], ...] | None) -> int:
     return 0 if entry is None else sum(SHEEP_VALUES[k] * n for k, n in entry)
 
 
+# How a tie on points is settled.  The rulebook: "The winner is the player with
+# the highest value of sheep!", and no tie-break; a table may agree a house rule.
+TIE_BREAKS: dict[str, str] = {
+    "none": "players level on points share the place (the rulebook names no tie-break)",
+    "sheep": "a house rule: more sheep claimed breaks a tie on points",
+}
+DEFAULT_TIE_BREAK = "none"
+
+
+def tie_break(s: FleecedState) -> str:
+    return str(s.setup.get("options", {}).get("tie_break", DEFAULT_TIE_BREAK))
+
+
+def _rank_keys(s: FleecedState) -> list[tuple[int, ...]]:
+    """Each player's place key, smaller first: points, and sheep claimed under the house rule."""
+    pts = [points(t) for t in s.tallies]
+    if tie_break(s) == "sheep":
+        return [(-p, -c) for p, c in zip(pts, s.sheep.claimed, strict=True)]
+    return [(-p,) for p in pts]
+
+
 def ranking(s: FleecedState) -> tuple[tuple[str, ...], str | None]:
-    """Highest value first.  The rulebook names no tie-break: more sheep claimed
-    breaks a tie on points; still tied, they share the place (seating order lists them)."""
+    """Highest value first; players still level share the place (seating order lists them).
+    The sentence says every tie on points and how it was settled, or is None."""
     pts = [points(t) for t in s.tallies]
     claimed = s.sheep.claimed
-    order = sorted(range(len(s.names)), key=lambda i: (-pts[i], -claimed[i], i))
+    keys = _rank_keys(s)
+    order = sorted(range(len(s.names)), key=lambda i: (keys[i], i))
+    house = tie_break(s) == "sheep"
     sentences = []
     seen: set[int] = set()
     for i in order:
@@ -50,19 +73,21 @@ def ranking(s: FleecedState) -> tuple[tuple[str, ...], str | None]:
         if len(tied) < 2:
             continue
         names = " and ".join(s.names[j] for j in tied)
-        by_count = sorted({claimed[j] for j in tied}, reverse=True)
-        if len(by_count) == len(tied):
+        if not house:
+            place = "first place" if i == order[0] else "their place"
+            sentences.append(f"{names} tie on {pts[i]} points; the rulebook names no tie-break, so they share {place}.")
+        elif len({claimed[j] for j in tied}) == len(tied):
             detail = ", ".join(f"{s.names[j]} {claimed[j]}" for j in tied)
-            sentences.append(f"{names} tie on {pts[i]} points; more sheep claimed breaks it ({detail}).")
+            sentences.append(f"{names} tie on {pts[i]} points; by the house rule more sheep claimed breaks it ({detail}).")
         else:
-            sentences.append(f"{names} tie on {pts[i]} points; sheep claimed ({', '.join(str(claimed[j]) for j in tied)}) "
-                             "do not fully separate them, so tied players share their place.")
+            sentences.append(f"{names} tie on {pts[i]} points; by the house rule sheep claimed "
+                             f"({', '.join(str(claimed[j]) for j in tied)}) do not fully separate them, "
+                             "so tied players share their place.")
     return tuple(s.names[i] for i in order), " ".join(sentences) or None
 
 
 def winners(s: FleecedState) -> tuple[str, ...]:
-    """Everyone level with the leader on points and on sheep claimed (the tie-break)."""
-    pts = [points(t) for t in s.tallies]
-    claimed = s.sheep.claimed
-    best = max(zip(pts, claimed, strict=True))
-    return tuple(n for n, p, c in zip(s.names, pts, claimed, strict=True) if (p, c) == best)
+    """Everyone level with the leader: on points, and on sheep claimed under the house rule."""
+    keys = _rank_keys(s)
+    best = min(keys)
+    return tuple(n for n, k in zip(s.names, keys, strict=True) if k == best)

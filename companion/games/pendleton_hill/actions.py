@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .board import MIN_FLOCK_TO_LEAVE
 from .moves import MIXED, OTHER, OWN, action_moves, allowed_roles, colour_role, flock_role, may_stop, wolf_may_move
-from .state import HAND_SIZE, KINDS, SETUP_SHEPHERDS, Card, HillState, Phase, TurnSoFar
+from .state import CARDS_PER_KIND, DECK_CARDS, HAND_SIZE, KINDS, SETUP_SHEPHERDS, Card, HillState, Phase, TurnSoFar
 
 if TYPE_CHECKING:
     from companion.game import Game
@@ -66,7 +66,7 @@ def pen(g: Game, s: HillState, payload: Mapping[str, Any]) -> int:
 
 
 def _holds_cards(s: HillState, seat: int) -> bool:
-    return sum(s.hands[seat]) > 0 or s.sheepdogs[seat]
+    return s.hands[seat] > 0 or s.sheepdogs[seat]
 
 
 def next_turn(s: HillState) -> HillState:
@@ -80,10 +80,18 @@ def next_turn(s: HillState) -> HillState:
 
 
 def end_actions(s: HillState) -> HillState:
-    """The actions are over: draw a replacement if the deck has one, else pass the turn."""
-    if sum(s.deck) > 0:
+    """The actions are over: draw a replacement if the deck has one, then pass the turn.
+
+    The card drawn stays secret, so the draw is not an event: the twin counts it
+    (the deck one fewer, the hand one more) and the next prompt tells the player.
+    Old records reported each draw: they wait for it (``Phase.DRAW``).
+    """
+    if s.deck <= 0:
+        return next_turn(replace(s, drew=None))
+    if s.reported:
         return replace(s, phase=Phase.DRAW)
-    return next_turn(s)
+    me = s.active
+    return next_turn(replace(s, deck=s.deck - 1, hands=_set(s.hands, me, s.hands[me] + 1), drew=me))
 
 
 def _complete(now: TurnSoFar) -> bool:
@@ -100,18 +108,21 @@ def _after_action(s: HillState, now: TurnSoFar) -> HillState:
 # -- cards -----------------------------------------------------------------------
 
 
+def reported_deal(s: HillState) -> HillState:
+    """An old record starts with the deal reported card by card: count it from nothing."""
+    return replace(s, phase=Phase.DEAL, deck=DECK_CARDS, hands=(0,) * len(s.names), reported=True)
+
+
 def draw(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
+    """A card dealt or drawn, as old records report it: counted, its kind only checked to be one."""
     kind = payload.get("card")
-    if kind not in [k.value for k in KINDS]:
+    if kind is not None and kind not in [k.value for k in KINDS]:
         raise g.refuse(f"a drawn card is '1', '1+1' or '2', got {kind!r}", "Components")
-    i = [k.value for k in KINDS].index(kind)
-    if s.deck[i] == 0:
-        raise g.refuse(f"the deck has no '{kind}' card left: all 20 have been drawn", "Components")
-    hand = list(s.hands[s.active])
-    hand[i] += 1
-    s = replace(s, deck=_set(s.deck, i, s.deck[i] - 1), hands=_set(s.hands, s.active, tuple(hand)))
+    if s.deck <= 0:
+        raise g.refuse("the deck is empty: no card is left to draw", "Components")
+    s = replace(s, deck=s.deck - 1, hands=_set(s.hands, s.active, s.hands[s.active] + 1))
     if s.phase is Phase.DRAW:
-        return next_turn(s)
+        return next_turn(replace(s, drew=None))
     dealt = s.placed + 1  # Set Up: dealt one at a time around the table
     n = len(s.names)
     if dealt == HAND_SIZE * n:
@@ -135,16 +146,15 @@ def play_card(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
             raise g.refuse(f"'card' must be '1', '1+1', '2' or 'sheepdog', got {kind!r}", "The Cards")
         if as_ is not None and as_ != kind:
             raise g.refuse(f"only the Sheepdog card is wild: a '{kind}' card cannot be used as '{as_}'", "The Sheepdog Card")
+        # The hand is secret: only what the counts show can be checked.
         i = names.index(kind)
-        if s.hands[s.active][i] == 0:
-            raise g.refuse(f"{s.names[s.active]} holds no '{kind}' card", "Sequence of Play")
+        if s.hands[s.active] == 0:
+            raise g.refuse(f"{s.names[s.active]} holds no card but the Sheepdog card", "Sequence of Play")
+        if s.played[i] >= CARDS_PER_KIND:
+            raise g.refuse(f"all {CARDS_PER_KIND} '{kind}' cards have already been played", "Components")
         now = TurnSoFar(card=Card(kind), as_=Card(kind))
-        s = replace(
-            s,
-            hands=_set(s.hands, s.active, _set(s.hands[s.active], i, s.hands[s.active][i] - 1)),
-            discard=_set(s.discard, i, s.discard[i] + 1),
-        )
-    return replace(s, phase=Phase.ACTION, now=now, note="", news=False)
+        s = replace(s, hands=_set(s.hands, s.active, s.hands[s.active] - 1), played=_set(s.played, i, s.played[i] + 1))
+    return replace(s, phase=Phase.ACTION, now=now, note="", news=False, drew=None)
 
 
 def done(g: Game, s: HillState) -> HillState:

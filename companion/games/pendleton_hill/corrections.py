@@ -15,15 +15,27 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from companion.errors import brief
+from companion.payload import is_count
+
 from .actions import next_turn
 from .board import MAX_FLOCK
-from .state import CARDS_PER_KIND, KINDS, SHEEP_PER_COLOUR, SHEPHERDS_PER_COLOUR, HillState, Phase, TurnSoFar
+from .state import (
+    CARDS_PER_KIND,
+    DECK_CARDS,
+    KINDS,
+    SHEEP_PER_COLOUR,
+    SHEPHERDS_PER_COLOUR,
+    HillState,
+    Phase,
+    TurnSoFar,
+)
 
 if TYPE_CHECKING:
     from companion.game import Game
 
 RULE = "Components"
-KEYS = {"scores", "hill", "wolf", "pens", "deck", "hands", "sheepdogs", "active", "reason"}
+KEYS = {"scores", "hill", "wolf", "pens", "deck", "hands", "played", "sheepdogs", "active", "reason"}
 
 
 def _count(v: Any) -> bool:
@@ -45,8 +57,9 @@ def _counts(g: Game, s: HillState, value: Any, key: str) -> tuple[int, ...]:
     out: list[int] = []
     for name, n in value.items():
         seat = _seat(g, s, name, key)
-        if not _count(n):
-            raise g.refuse(f"correction {key}.{name}: expected a whole number >= 0, got {n!r}", RULE)
+        if not is_count(n, SHEEP_PER_COLOUR):
+            expected = f"a whole number from 0 to {SHEEP_PER_COLOUR}"
+            raise g.refuse(f"correction {key}.{name}: expected {expected}, got {brief(n)}", RULE)
         out += [seat] * n
     return tuple(sorted(out))
 
@@ -59,11 +72,20 @@ def _table(g: Game, payload: Mapping[str, Any], key: str, what: str) -> Mapping[
     return value
 
 
-def _cards(g: Game, value: Any, key: str) -> tuple[int, int, int]:
+def _by_kind(g: Game, value: Any, key: str) -> tuple[int, int, int]:
     kinds = [k.value for k in KINDS]
     if not isinstance(value, Mapping) or set(value) - set(kinds) or not all(_count(v) for v in value.values()):
         raise g.refuse(f"correction {key}: expected {{'1': n, '1+1': n, '2': n}} with whole numbers, got {value!r}", RULE)
     return tuple(value.get(k, 0) for k in kinds)  # type: ignore[return-value]
+
+
+def _cards(g: Game, value: Any, key: str) -> int:
+    """A number of cards; an old record's count by kind ({'1': n, ...}) counts as its total."""
+    if isinstance(value, Mapping):
+        return sum(_by_kind(g, value, key))
+    if not _count(value):
+        raise g.refuse(f"correction {key}: expected a whole number of cards >= 0, got {value!r}", RULE)
+    return int(value)
 
 
 def correct(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
@@ -124,21 +146,29 @@ def correct(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
         if len(pens[k]) > board.pen_spaces[k]:
             raise g.refuse(f"correction pens.{key}: one sheep per space, and pen {key} has {board.pen_spaces[k]}", "Moving Flocks")
 
-    deck, hands, sheepdogs = s.deck, list(s.hands), list(s.sheepdogs)
-    if {"deck", "hands", "sheepdogs", "active"} & set(payload) and s.phase is Phase.OVER:
+    deck, hands, played, sheepdogs = s.deck, list(s.hands), s.played, list(s.sheepdogs)
+    if {"deck", "hands", "played", "sheepdogs", "active"} & set(payload) and s.phase is Phase.OVER:
         raise g.refuse("the game is over: only the hill, the pens and the scores can be corrected", "Winning the Game")
     if "deck" in payload:
         deck = _cards(g, payload["deck"], "deck")
-    for name, hand in _table(g, payload, "hands", "{'1': n, '1+1': n, '2': n}").items():
+    for name, hand in _table(g, payload, "hands", "number of cards").items():
         hands[_seat(g, s, name, "hands")] = _cards(g, hand, f"hands.{name}")
+    if "played" in payload:
+        played = _by_kind(g, payload["played"], "played")
     for name, held in _table(g, payload, "sheepdogs", "true or false").items():
         if not isinstance(held, bool):
             raise g.refuse(f"correction sheepdogs.{name}: expected true (still held) or false (used), got {held!r}", RULE)
         sheepdogs[_seat(g, s, name, "sheepdogs")] = held
-    discard = tuple(CARDS_PER_KIND - deck[i] - sum(h[i] for h in hands) for i in range(len(KINDS)))
-    for i, left in enumerate(discard):
-        if left < 0:
-            raise g.refuse(f"correction: that makes more than {CARDS_PER_KIND} '{KINDS[i].value}' cards in the deck and hands", RULE)
+    for i, n in enumerate(played):
+        if n > CARDS_PER_KIND:
+            raise g.refuse(f"correction played: the game has {CARDS_PER_KIND} '{KINDS[i].value}' cards, got {n}", RULE)
+    total = deck + sum(hands) + sum(played)
+    if total > DECK_CARDS:
+        raise g.refuse(
+            f"correction: that makes {total} cards in the deck ({deck}), the hands ({sum(hands)}) and played ({sum(played)});"
+            f" the game has {DECK_CARDS} besides the Sheepdogs",
+            RULE,
+        )
 
     sheep_pool = []
     shepherd_pool = []
@@ -161,7 +191,7 @@ def correct(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
         pens=tuple(pens),
         deck=deck,
         hands=tuple(hands),
-        discard=discard,  # type: ignore[arg-type]
+        played=played,
         sheepdogs=tuple(sheepdogs),
         sheep_pool=tuple(sheep_pool),
         shepherd_pool=tuple(shepherd_pool),
@@ -175,8 +205,8 @@ def correct(g: Game, s: HillState, payload: Mapping[str, Any]) -> HillState:
 
 def _settle(s: HillState) -> HillState:
     """Keep the turn consistent with corrected cards: nobody is asked for a card they lack."""
-    if s.phase is Phase.DRAW and sum(s.deck) == 0:
+    if s.phase is Phase.DRAW and s.deck == 0:
         return next_turn(s)
-    if s.phase is Phase.CARD and not (sum(s.hands[s.active]) or s.sheepdogs[s.active]):
+    if s.phase is Phase.CARD and not (s.hands[s.active] or s.sheepdogs[s.active]):
         return next_turn(replace(s, turn=s.turn - 1))
     return s

@@ -15,12 +15,14 @@ from companion.errors import ConfigError, SetupError
 from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt
 
-from . import actions
+from . import actions, touch
 from .board import board_for, default_board_data, validate_board_data
+from .board_check import FILES as BOARD_FILES
+from .board_check import PendletonHillBoard
 from .corrections import correct
 from .moves import legal_moves
 from .state import (
-    CARDS_PER_KIND,
+    DECK_CARDS,
     HAND_SIZE,
     KINDS,
     SETUP_SHEPHERDS,
@@ -40,6 +42,11 @@ class PendletonHill(Game):
     rulebook = "sheepdogs-of-pendleton-hill.md"
     min_players = 3
     max_players = 5
+    first_player = "the best wolf howl goes first, then to the left."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> PendletonHillBoard:
+        return PendletonHillBoard(self, players, data or {})
 
     # -- setup -----------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -68,7 +75,8 @@ class PendletonHill(Game):
             setup=setup,
             board=board,
             names=tuple(p["name"] for p in setup["players"]),
-            phase=Phase.DEAL,
+            # The table deals three cards face down to each player: nothing to enter.
+            phase=Phase.SETUP,
             active=0,
             turn=0,
             flocks=((),) * len(board.ids),
@@ -79,9 +87,9 @@ class PendletonHill(Game):
             sheep_pool=(SHEEP_PER_COLOUR,) * n,
             shepherd_pool=(SHEPHERDS_PER_COLOUR - len(start),) * n,
             scores=(0,) * n,
-            deck=(CARDS_PER_KIND,) * len(KINDS),  # type: ignore[arg-type]
-            hands=((0, 0, 0),) * n,
-            discard=(0, 0, 0),
+            deck=DECK_CARDS - HAND_SIZE * n,
+            hands=(HAND_SIZE,) * n,
+            played=(0, 0, 0),
             sheepdogs=(True,) * n,
         )
 
@@ -92,6 +100,14 @@ class PendletonHill(Game):
             return correct(self, s, event.payload)
         if s.phase is Phase.OVER:
             raise self.refuse("the game is over: every card has been played", "Winning the Game")
+        if event.type == "draw" and not s.reported:
+            if s.phase is Phase.SETUP and s.turn == 0 and s.placed == 0:
+                s = actions.reported_deal(s)  # a record from before hands were secret: it reports the deal
+            else:
+                raise self.refuse(
+                    "hands are secret: only the card played is entered, and the replacement draw is counted by itself",
+                    "Sequence of Play",
+                )
         if event.player is not None and event.player != s.names[s.active]:
             doing = "to receive the next card" if s.phase is Phase.DEAL else "turn"
             raise self.refuse(f"it is {s.names[s.active]}'s {doing}, not {event.player}'s", "Sequence of Play")
@@ -141,24 +157,31 @@ class PendletonHill(Game):
         alert = s.note if s.news else None
         if s.phase is Phase.DEAL:
             dealt = s.placed // len(s.names) + 1
-            text = f"Deal {who} their card {dealt} of {HAND_SIZE} and say which card it is."
+            text = f"Deal {who} their card {dealt} of {HAND_SIZE}."
         elif s.phase is Phase.SETUP:
             n = s.placed // len(s.names) + 1
             text = f"{who}: place one of your shepherds on a pasture without one of your shepherds ({n} of {SETUP_SHEPHERDS})."
         elif s.phase is Phase.CARD:
-            if not sum(s.hands[s.active]):
-                text = f"{who}: play your Sheepdog card, the only card you hold, as a 1, 1+1 or 2."
+            drew = "" if s.drew is None else f"{s.names[s.drew]} draws a card. "
+            held = s.hands[s.active]
+            if not held:
+                text = f"{drew}{who}: play your Sheepdog card, the only card you hold, as a 1, 1+1 or 2."
             elif s.sheepdogs[s.active]:
-                text = f"{who}: play a card from your hand (or your Sheepdog card as a 1, 1+1 or 2)."
+                text = f"{drew}{who}: play a card ({held} in hand) or your Sheepdog card."
             else:
-                text = f"{who}: play a card from your hand."
+                text = f"{drew}{who}: play a card ({held} in hand)."
         elif s.phase is Phase.DRAW:
-            text = f"{who}: draw a replacement card from the deck and say which card it is."
+            text = f"{who}: draw a replacement card from the deck."
         elif [t for t, _, _ in moves] == ["done"]:
             text = f"{who}: nothing more that your card allows is possible now; say done."
         else:
             text = f"{who}: {_card_text(s)}"
-        return Prompt(who, text, _rule_now(s), expects=expects, choices=choices, alert=alert)
+        # Points scored are good news; a sheep the wolf frightened off is a loss; a correction is neither.
+        tone = "info" if not alert else "good" if "scored" in alert else "penalty" if "frightened" in alert else "info"
+        return Prompt(who, text, _rule_now(s), expects=expects, choices=choices, alert=alert, tone=tone)
+
+    def describe(self, event: Event) -> str | None:
+        return touch.describe(event)
 
     # -- results -----------------------------------------------------------------
     def scores(self, state: HillState) -> dict[str, int]:
@@ -214,8 +237,7 @@ class PendletonHill(Game):
         kinds = [k.value for k in KINDS]
         now = s.now
         return {
-            "deck_left": sum(s.deck),
-            "deck": dict(zip(kinds, s.deck, strict=True)),
+            "deck_left": s.deck,
             "sheepdogs_left": sum(s.sheepdogs),
             "hill": {
                 pid: {
@@ -230,10 +252,9 @@ class PendletonHill(Game):
             "wolf": b.ids[s.wolf],
             "pens": [{"pen": k + 1, "spaces": b.pen_spaces[k], "sheep": sheep(s.pens[k])} for k in s.pens_used],
             "scores": self.scores(s),
-            "hands": {
-                n: {**dict(zip(kinds, s.hands[c], strict=True)), "sheepdog": s.sheepdogs[c]} for c, n in enumerate(names)
-            },
-            "discard": dict(zip(kinds, s.discard, strict=True)),
+            # Hands are secret: how many cards each holds, not which.
+            "hands": {n: {"cards": s.hands[c], "sheepdog": s.sheepdogs[c]} for c, n in enumerate(names)},
+            "played": dict(zip(kinds, s.played, strict=True)),
             "off_board": {n: {"sheep": s.sheep_pool[c], "shepherds": s.shepherd_pool[c]} for c, n in enumerate(names)},
             "turn": {
                 "number": s.turn,
@@ -313,9 +334,9 @@ def _card_text(s: HillState) -> str:
 def _label(s: HillState, t: str, p: Mapping[str, Any]) -> str:
     scare = f", frightening {p['frighten']}'s sheep" if "frighten" in p else ""
     if t == "draw":
-        return f"Drew a {p['card']}"
+        return "Card dealt" if s.phase is Phase.DEAL else "Replacement card drawn"
     if t == "play-card":
-        return "Play the Sheepdog card as a " + p["as"] if p["card"] == Card.SHEEPDOG.value else f"Play a {p['card']}"
+        return "Sheepdog as a " + p["as"] if p["card"] == Card.SHEEPDOG.value else f"Play a {p['card']}"
     if t == "place-shepherd":
         return f"{p.get('colour', s.names[s.active])}'s shepherd to {p['pasture']}"
     if t == "place-sheep":
@@ -325,4 +346,4 @@ def _label(s: HillState, t: str, p: Mapping[str, Any]) -> str:
         return f"Flock {src} to {p['to']}{scare}"
     if t == "move-wolf":
         return f"Wolf to {p['to']}{scare}"
-    return "Done: end the actions"
+    return "Done"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import MIN_FLOCK_TO_LEAVE
-from .state import KINDS, Card, HillState, Phase, TurnSoFar
+from .state import CARDS_PER_KIND, KINDS, Card, HillState, Phase, TurnSoFar
 
 OWN, OTHER, MIXED = "own", "other", "mixed"
 
@@ -115,12 +115,14 @@ def legal_moves(s: HillState) -> list[Move]:
     if s.phase is Phase.OVER:
         return []
     if s.phase in (Phase.DEAL, Phase.DRAW):
-        return [("draw", {"card": k.value}, s.names[s.active]) for i, k in enumerate(KINDS) if s.deck[i] > 0]
+        return [("draw", {}, s.names[s.active])] if s.deck > 0 else []  # an old record's reported draw
     who = s.names[s.active]
     if s.phase is Phase.SETUP:
         return [("place-shepherd", {"pasture": s.board.ids[p]}, who) for p, here in enumerate(s.shepherds) if s.active not in here]
     if s.phase is Phase.CARD:
-        out: list[Move] = [("play-card", {"card": k.value}, who) for i, k in enumerate(KINDS) if s.hands[s.active][i] > 0]
+        # The hand is secret: any kind not yet all played may be in it.
+        held = s.hands[s.active] > 0
+        out: list[Move] = [("play-card", {"card": k.value}, who) for i, k in enumerate(KINDS) if held and s.played[i] < CARDS_PER_KIND]
         if s.sheepdogs[s.active]:
             out += [("play-card", {"card": Card.SHEEPDOG.value, "as": k.value}, who) for k in KINDS]
         return out

@@ -12,16 +12,19 @@ from .board import Board
 SHEEP_PER_COLOUR = 6  # Components: "30 Sheep - 6 each in 5 colors"
 SHEPHERDS_PER_COLOUR = 7  # Components: "35 Shepherds - 7 each in 5 colors"
 CARDS_PER_KIND = 20  # Components: 20 x "1", 20 x "1+1", 20 x "2"
+DECK_CARDS = 3 * CARDS_PER_KIND  # the draw deck: every card but the Sheepdogs
 HAND_SIZE = 3  # Set Up: "deal each player three cards"
 SETUP_SHEPHERDS = 2  # Set Up: "until each player has placed two shepherds"
 
 
 class Phase(str, Enum):
+    # DEAL and DRAW only occur in records made before hands were secret, which
+    # reported every card dealt and drawn (``HillState.reported``).
     DEAL = "deal"  # dealing three cards to each player (draws reported by the table)
     SETUP = "setup"  # each player places two shepherds, in turn
     CARD = "card"  # the active player plays a card
     ACTION = "action"  # the active player performs the card's actions
-    DRAW = "draw"  # the active player draws a replacement card
+    DRAW = "draw"  # the active player draws a replacement card (reported)
     OVER = "over"
 
     def __str__(self) -> str:
@@ -73,11 +76,15 @@ class HillState:
     sheep_pool: tuple[int, ...]  # sheep each player has off the board
     shepherd_pool: tuple[int, ...]
     scores: tuple[int, ...]
-    deck: tuple[int, int, int]  # cards left in the draw deck, by KINDS
-    hands: tuple[tuple[int, int, int], ...]
-    discard: tuple[int, int, int]  # cards played
+    # Hands are secret: the twin knows how many cards each player holds and how
+    # many the deck has, never which; only a card played is seen (and counted).
+    deck: int  # cards left in the draw deck
+    hands: tuple[int, ...]  # cards in each player's hand (the Sheepdog apart)
+    played: tuple[int, int, int]  # cards played face up, by KINDS
     sheepdogs: tuple[bool, ...]  # True while a player still holds their Sheepdog card
     placed: int = 0  # DEAL: cards dealt; SETUP: shepherds placed
+    reported: bool = False  # an old record: every card dealt and drawn is a ``draw`` event
+    drew: int | None = None  # the seat that drew a replacement card after its turn (for the prompt)
     now: TurnSoFar = TurnSoFar()
     note: str = ""  # what the last event did, for the log and the screen
     news: bool = False  # the note is worth an alert: points scored, a sheep frightened, a correction

@@ -12,6 +12,8 @@ from companion.game import Choice, DiceRequest, Game, Outcome, Prompt
 
 from . import regroup, turn, words
 from .actions import Refusal
+from .board_check import FILES as BOARD_FILES
+from .board_check import ShearPanicBoard
 from .data import default_flock, validate_flock
 from .flock import SHEEP_COLOURS
 from .state import Phase, State, Then
@@ -33,6 +35,11 @@ class ShearPanic(Game):
     rulebook = "shear-panic.md"
     min_players = 3
     max_players = 4
+    first_player = "whoever most recently had a haircut starts, then clockwise."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> ShearPanicBoard:
+        return ShearPanicBoard(self, players, data or {})
 
     # -- setup ---------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from companion.errors import SetupError
+from companion.payload import is_one_of
 
 Cell = tuple[int, int]  # (row, column), row 0 at the top
 
@@ -188,7 +189,7 @@ def _meadow(data: Mapping[str, Any], key: str) -> tuple[frozenset[Cell], tuple[C
     if len(exits) != 1:
         raise SetupError(f"{key}.meadow.rows", "exactly one exit 'E'", len(exits))
     pen_dir = m.get("pen")
-    if pen_dir not in STEPS:
+    if not is_one_of(pen_dir, STEPS):
         raise SetupError(f"{key}.meadow.pen", "'north', 'south', 'east' or 'west'", pen_dir)
     d = STEPS[pen_dir]
     pen = (exits[0][0] + d[0], exits[0][1] + d[1])

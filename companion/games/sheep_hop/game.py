@@ -19,11 +19,14 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from companion.errors import SetupError
+from companion.errors import SetupError, brief
 from companion.events import CORRECTION, ROLL, Event, thaw
 from companion.game import Choice, DiceRequest, Game, Outcome, Prompt
+from companion.payload import is_list, is_one_of
 
-from . import data
+from . import data, touch
+from .board_check import FILES as BOARD_FILES
+from .board_check import SheepHopBoard
 from .data import Board, Cell, parse_board
 from .rules import PEN, R_MOLE, R_MOVE, R_PEN, R_ROCK, Bad, Walk, advance, capture_on, wolf_cell
 from .state import ANIMAL_TILES, TILE_KINDS, Mode, Phase, SheepHopState, Tile, Where, Wolf
@@ -32,6 +35,7 @@ SHEEP = "sheep"
 CAPTURE = "capture"
 PASS = "pass"
 PICK = "pick"  # table mode, touch entry: a sheep and the tiles it jumped so far (nothing moves)
+WOLF_START = "wolf-start"  # before the first roll: where a wolf stands on its path ("your choice")
 DIE = "sheep-hop"
 
 R_SETUP = "Contents and Setup"
@@ -66,13 +70,18 @@ class SheepHop(Game):
     rulebook = "sheep-hop.md"
     min_players = 1
     max_players = 6
+    first_player = "the last person to have seen a sheep starts, then clockwise."
+    board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+
+    def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> SheepHopBoard:
+        return SheepHopBoard(self, players, data or {})
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         s = super().validate_setup(setup)
         opts = s["options"]
         mode = opts.setdefault("mode", Mode.TABLE.value)
-        if mode not in {m.value for m in Mode}:
+        if not is_one_of(mode, {m.value for m in Mode}):
             raise SetupError("options.mode", "'table' or 'board'", mode)
         # The board data goes into the setup so the record replays without the file.
         opts["board"] = data.validate_board(opts.get("board", data.default_board()), "options.board")
@@ -176,6 +185,8 @@ class SheepHop(Game):
             return self._correct(state, event)
         if state.phase is Phase.OVER:
             raise self.refuse("the game is over: no sheep is left on the board", R_END)
+        if event.type == WOLF_START:
+            return self._wolf_start(state, event)
         if state.phase is Phase.ROLL:
             return self._roll(state, event)
         if state.phase is Phase.CAPTURE:
@@ -193,6 +204,37 @@ class SheepHop(Game):
             state.phase, R_END
         )
 
+    def _wolf_start(self, state: SheepHopState, event: Event) -> SheepHopState:
+        """Contents and Setup C: "place the 2 Wolf pawns each on a space of their path (your choice)"."""
+        if state.rolled:
+            raise self.refuse("the wolves are placed before the first roll; later, correct the board instead", R_SETUP)
+        names = [w.name for w in state.board.wolves]
+        name, pos = event.get("wolf"), event.get("position")
+        if name not in names:
+            raise self.refuse(f"'wolf' is one of {', '.join(names)}, got {name!r}", R_SETUP)
+        i = names.index(name)
+        path = state.board.wolves[i].path
+        if isinstance(pos, bool) or not isinstance(pos, int) or not 0 <= pos < len(path):
+            raise self.refuse(f"'position' is a space of the {name} wolf's path, 0 to {len(path) - 1}, got {pos!r}", R_SETUP)
+        if path[pos] in {t.at for t in state.tiles}:
+            raise self.refuse(f"space {pos} of the {name} wolf's path is under a tile: a wolf stands on a free space", R_SETUP)
+        if state.mode is Mode.BOARD and path[pos] in {a for a in state.at if a is not None}:
+            raise self.refuse(f"space {pos} of the {name} wolf's path holds a sheep", R_SETUP)
+        wolves = tuple(Wolf(pos, w.clockwise) if j == i else w for j, w in enumerate(state.wolves))
+        return replace(state, wolves=wolves, last=f"the {name} wolf starts on space {pos} of {len(path)}", news=False)
+
+    def _wolf_starts_now(self, state: SheepHopState) -> list[Event]:
+        """Every start the table may still choose (before the first roll)."""
+        if state.rolled or state.phase is not Phase.ROLL:
+            return []
+        covered = {t.at for t in state.tiles} | {a for a in state.at if a is not None}
+        return [
+            Event(WOLF_START, {"wolf": w.name, "position": k})
+            for i, w in enumerate(state.board.wolves)
+            for k, cell in enumerate(w.path)
+            if cell not in covered and k != state.wolves[i].position
+        ]
+
     def _roll(self, state: SheepHopState, event: Event) -> SheepHopState:
         if event.type != ROLL:
             raise self.refuse(f"roll the die first, got {event.type!r}", R_TURN)
@@ -201,11 +243,11 @@ class SheepHop(Game):
             raise self.refuse(f"it is {roller}'s turn to roll, not {event.player}'s", R_TURN)
         faces = event.get("faces", ())
         names = [f.name for f in state.board.faces]
-        if event.get("die") != DIE or len(faces) != 1 or faces[0] not in names:
+        if event.get("die") != DIE or not is_list(faces) or len(faces) != 1 or not is_one_of(faces[0], names):
             raise self.refuse(f"expected the Sheep Hop! die showing one of {', '.join(names)}, got {thaw(faces)}", R_TURN)
         face = state.board.face(faces[0])
         assert face is not None
-        state = replace(state, face=face.name, last="")
+        state = replace(state, face=face.name, last="", news=False, rolled=True)
         if face.kind == "wolves":
             wolves = list(state.wolves)
             entered: list[Cell] = []
@@ -307,11 +349,11 @@ class SheepHop(Game):
         except Bad as e:
             raise self.refuse(e.message, e.rule) from None
         verb = "reached the pen" if state.where[i] is Where.PEN else "moved"
-        state = replace(state, last=f"{ids[i]} {verb}" + (f", jumping {', '.join(jumped)}" if jumped else ""))
+        state = replace(state, last=f"{ids[i]} {verb}" + (f", jumping {', '.join(jumped)}" if jumped else ""), news=False)
         state = self._effects(state, i, jumped, patou_phase)
         if state.mode is Mode.BOARD and "fox" in jumped:
             names = ", ".join(ids[j] for j in caught)
-            state = replace(state, last=_join(state.last, f"the wolves caught {names}" if caught else "the wolves caught no sheep"))
+            state = replace(state, last=_join(state.last, f"the wolves caught {names}" if caught else "the wolves caught no sheep"), news=True)
         if patou_phase:
             state = replace(state, patou=tuple(j for j in state.patou if j != i))
         else:
@@ -362,8 +404,8 @@ class SheepHop(Game):
                 )
                 state = replace(state, patou=others)
                 notes.append(f"the Patou rounds up the other {colour} sheep")
-        if notes:
-            state = replace(state, last=f"{state.last}; {'; '.join(notes)}")
+        if notes:  # a tile acted: worth telling the table
+            state = replace(state, last=f"{state.last}; {'; '.join(notes)}", news=True)
         return state
 
     def _captured(self, state: SheepHopState, cells: list[Cell]) -> SheepHopState:
@@ -373,7 +415,14 @@ class SheepHop(Game):
         caught = [ids[i] for i, (a, b) in enumerate(zip(before, where, strict=True)) if a is not b]
         at = tuple(None if w is Where.DEN else a for w, a in zip(where, state.at, strict=True))
         note = f"the wolves caught {', '.join(caught)}" if caught else "the wolves caught no sheep"
-        return replace(state, where=where, at=at, patou=tuple(j for j in state.patou if where[j] is Where.BOARD), last=_join(state.last, note))
+        return replace(
+            state,
+            where=where,
+            at=at,
+            patou=tuple(j for j in state.patou if where[j] is Where.BOARD),
+            last=_join(state.last, note),
+            news=state.news or bool(caught),
+        )
 
     def _capture(self, state: SheepHopState, event: Event) -> SheepHopState:
         if event.type != CAPTURE:
@@ -381,8 +430,8 @@ class SheepHop(Game):
                 f"say which sheep the wolves passed over (a 'capture' event), got {event.type!r}", self._capture_rule(state)
             )
         raw = event.get("sheep", ())
-        if not isinstance(raw, Sequence) or isinstance(raw, str) or len(set(raw)) != len(raw):
-            raise self.refuse(f"'sheep' must be a list of distinct sheep, got {raw!r}", R_WOLF)
+        if not is_list(raw, of=lambda v: isinstance(v, str)) or len(set(raw)) != len(raw):
+            raise self.refuse(f"'sheep' must be a list of distinct sheep names, got {brief(thaw(raw))}", R_WOLF)
         rule = self._capture_rule(state)
         idx = [self._sheep_index(state, s, rule) for s in raw]
         if len(idx) > state.capture_due:
@@ -399,6 +448,7 @@ class SheepHop(Game):
             capture_due=0,
             patou=tuple(j for j in state.patou if where[j] is Where.BOARD),
             last=_join(state.last, note),
+            news=state.news or bool(raw),
         )
         return self._settle(state)
 
@@ -465,8 +515,8 @@ class SheepHop(Game):
             state = self._corrected_sheep(state, p["sheep"])
         self._check_board(state)
         if state.count(Where.BOARD) == 0:
-            return replace(state, phase=Phase.OVER, last="corrected")
-        return replace(state, phase=Phase.ROLL, last="corrected")
+            return replace(state, phase=Phase.OVER, last="corrected", news=True)
+        return replace(state, phase=Phase.ROLL, last="corrected", news=True)
 
     def _corrected_wolves(self, state: SheepHopState, raw: Any) -> tuple[Wolf, ...]:
         names = [w.name for w in state.board.wolves]
@@ -522,7 +572,7 @@ class SheepHop(Game):
     # -- reading -----------------------------------------------------------
     def legal_actions(self, state: SheepHopState) -> list[Event]:
         if state.phase is Phase.ROLL:
-            return [Event(ROLL, {"die": DIE, "faces": [f.name]}) for f in state.board.faces]
+            return [Event(ROLL, {"die": DIE, "faces": [f.name]}) for f in state.board.faces] + self._wolf_starts_now(state)
         # Complete events only: the touch-entry picks are an aid, not moves.
         return [c.event() for c in self._choices(replace(state, picked=None, picked_jumps=()), touch=False)]
 
@@ -592,17 +642,23 @@ class SheepHop(Game):
     def prompt(self, state: SheepHopState) -> Prompt:
         ids = state.board.sheep_ids()
         who = self.players(state)[state.roller]
-        alert = state.last or None
+        # A ruling on screen only for news (sheep caught, a tile's effect); a routine move is in ``last``.
+        alert = state.last if state.news and state.last else None
+        tone = "penalty" if alert and "caught" in alert and "caught no sheep" not in alert else "info"
         if state.phase is Phase.OVER:
             o = self.outcome(state)
             assert o is not None
             d = o.detail
             verdict = f"won: {d['title']}" if d["won"] else "lost: the wolves captured as many or more"
             text = f"The game is over: {d['saved']} saved, {d['captured']} captured. The flock {verdict}."
-            return Prompt(None, text, R_END, expects=(CORRECTION,), alert=alert)
+            return Prompt(None, text, R_END, expects=(CORRECTION,), alert=alert, tone=tone)
         if state.phase is Phase.ROLL:
             faces = tuple(f.name for f in state.board.faces)
-            return Prompt(who, f"{who}: roll the die.", R_TURN, expects=(ROLL, CORRECTION), dice=DiceRequest(DIE, 1, faces), alert=alert)
+            dice = DiceRequest(DIE, 1, faces)
+            if not state.rolled:
+                text = f"Put each wolf on a space of its path (your choice; touch its ring), then {who}: roll the die."
+                return Prompt(who, text, R_SETUP, expects=(ROLL, WOLF_START, CORRECTION), dice=dice, alert=alert, tone=tone)
+            return Prompt(who, f"{who}: roll the die.", R_TURN, expects=(ROLL, CORRECTION), dice=dice, alert=alert, tone=tone)
         if state.phase is Phase.CAPTURE:
             face = state.board.face(state.face or "")
             if face is not None and face.kind == "wolves":
@@ -616,18 +672,15 @@ class SheepHop(Game):
                 rule = R_WOLF
             else:
                 how, rule = "the Fox sends each wolf 1 space", R_FOX
-            where = ", ".join(
-                f"{w.name} now on space {s.position} of {len(w.path)}"
-                for w, s in zip(state.board.wolves, state.wolves, strict=True)
-            )
+            skip = ", skipping tiles" if state.tiles else ""
             return Prompt(
                 None,
-                f"Move the wolves the way their pawns face: {how} ({where}), skipping tiles. "
-                "Which sheep did they pass over? Those are captured.",
+                f"Move the wolves as their pawns face: {how}{skip}. Touch each sheep they passed over (caught), then confirm.",
                 rule,
                 expects=(CAPTURE,),
                 choices=self._choices(state),
                 alert=alert,
+                tone=tone,
             )
         expects = (SHEEP, PASS, PICK) if state.mode is Mode.TABLE else (SHEEP,)
         if state.picked is not None:
@@ -640,6 +693,7 @@ class SheepHop(Game):
                 expects=expects,
                 choices=self._choices(state),
                 alert=alert,
+                tone=tone,
             )
         if state.phase is Phase.PATOU:
             names = ", ".join(ids[i] for i in state.patou)
@@ -650,17 +704,22 @@ class SheepHop(Game):
                 expects=expects,
                 choices=self._choices(state),
                 alert=alert,
+                tone=tone,
             )
         face = state.board.face(state.face or "")
         names = ", ".join(ids[i] for i in state.eligible)
         if face is not None and face.kind == "sheep" and any(self._colour(state, i) == face.colour for i in state.eligible):
-            text = f"{who}: the die shows {face.colour}. Move one {face.colour} sheep ({names})."
+            text = f"{who}: {face.colour} on the die: move one {face.colour} sheep ({names})"
         else:
-            text = f"{who}: move any sheep still on the board ({names})."
-        text += " One space, or jumps over animals; a sheep that reaches the pen is safe."
+            text = f"{who}: move any sheep still on the board ({names})"
+        # Short: the headline must stay two lines at 800x480 (the movement rules are on the rule line).
+        text += ", one space or jumps over animals."
         if state.mode is Mode.TABLE and any(t.kind in ANIMAL_TILES for t in state.tiles):
             text += " Tap the sheep, then each animal tile it jumps, in order."
-        return Prompt(who, text, R_SHEEP_FACE, expects=expects, choices=self._choices(state), alert=alert)
+        return Prompt(who, text, R_SHEEP_FACE, expects=expects, choices=self._choices(state), alert=alert, tone=tone)
+
+    def describe(self, event: Event) -> str | None:
+        return touch.describe(event)
 
     def scores(self, state: SheepHopState) -> dict[str, int]:
         # Cooperative: everyone shares the flock's score, the sheep saved.

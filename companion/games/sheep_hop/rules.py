@@ -10,6 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import brief
+from companion.payload import is_list
+
 from .data import DIRECTIONS, Board, Cell
 from .state import ANIMAL_TILES, SheepHopState, Tile, Where, Wolf
 
@@ -176,6 +179,8 @@ class Walk:
 
     def run(self, path: Sequence[Any]) -> tuple[Cell | None, tuple[str, ...], Scene]:
         """(final space or None for the pen, tiles jumped in order, the scene afterwards)."""
+        if not is_list(path, max_len=64):
+            raise Bad(f"path: expected a list of spaces, got {brief(path)}", R_MOVE)
         if not path:
             raise Bad("a move needs at least one space", R_MOVE)
         pos = self.start

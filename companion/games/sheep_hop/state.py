@@ -77,6 +77,8 @@ class SheepHopState:
     picked: int | None = None
     picked_jumps: tuple[str, ...] = ()
     last: str = ""  # what the last event did, in words
+    news: bool = False  # ``last`` is worth a ruling on screen (sheep caught, a tile's effect), not a routine move
+    rolled: bool = False  # the first roll is made: until then the table may still place the wolves
 
     def count(self, where: Where) -> int:
         return sum(1 for w in self.where if w is where)

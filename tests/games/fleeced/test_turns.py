@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import IllegalAction
+from companion.errors import IllegalAction, SetupError
 from companion.games.fleeced import GAME
 
 from .table import Table
@@ -329,20 +329,40 @@ def test_tally_must_match_claimed_sheep() -> None:
     assert GAME.scores(s) == {"Wallace": 50, "Gromit": 60}
 
 
-def test_tie_break_sentence() -> None:
-    from companion.games.fleeced.scoring import ranking
-    from companion.games.fleeced.state import Phase
-
-    t = Table(["Wallace", "Gromit", "Preston"])
-    s = t.state
+def _level_on_40(**options: object):
+    """Gromit and Wallace both on 40 points, Gromit with more sheep claimed; Preston 18."""
     from dataclasses import replace
 
+    from companion.games.fleeced.state import Phase
+
+    s = Table(["Wallace", "Gromit", "Preston"], **options).state
     sheep = replace(s.sheep, hideouts=0, bag=0, claimed=(10, 12, 18))
-    s = replace(s, sheep=sheep, phase=Phase.OVER,
-                tallies=((("grey", 10),), (("grey", 6), ("white3", 4), ("white2", 2)), (("white1", 18),)))
+    return replace(s, sheep=sheep, phase=Phase.OVER,
+                   tallies=((("grey", 10),), (("grey", 6), ("white3", 4), ("white2", 2)), (("white1", 18),)))
+
+
+def test_a_tie_on_points_is_a_shared_win_by_default() -> None:
+    from companion.games.fleeced.scoring import ranking
+
+    s = _level_on_40()
+    order, tie = ranking(s)
+    assert order == ("Wallace", "Gromit", "Preston")  # level: in seat order
+    assert tie == "Wallace and Gromit tie on 40 points; the rulebook names no tie-break, so they share first place."
+    outcome = GAME.outcome(s)
+    assert outcome.winners == ("Wallace", "Gromit") and outcome.winner_names() == ("Wallace", "Gromit")
+    assert "Wallace and Gromit share the win" in GAME.prompt(s).text
+
+
+def test_the_house_tie_break_by_sheep_claimed() -> None:
+    from companion.games.fleeced.scoring import ranking
+
+    s = _level_on_40(tie_break="sheep")
     order, tie = ranking(s)
     assert order == ("Gromit", "Wallace", "Preston")
-    assert tie == "Gromit and Wallace tie on 40 points; more sheep claimed breaks it (Gromit 12, Wallace 10)."
+    assert tie == "Gromit and Wallace tie on 40 points; by the house rule more sheep claimed breaks it (Gromit 12, Wallace 10)."
+    assert GAME.outcome(s).winners == () and GAME.outcome(s).winner_names() == ("Gromit",)
+    with pytest.raises(SetupError, match=r"options\.tie_break"):
+        Table(tie_break="coin")
 
 
 def test_passing_through_home_claims_and_the_move_goes_on() -> None:
@@ -401,9 +421,8 @@ def test_a_duplicate_card_offers_both_copies_in_words() -> None:
     _six_with_a_duplicate(t)
     prompt = t.prompt()
     both = [c for c in prompt.choices if c.payload["card"] == "other"]
-    assert [c.label for c in both] == ["Put the other Cheese Card just drawn under the pile",
-                                       "Put the other Cheese Card you already had under the pile"]
-    assert "you already had to play it this turn" in prompt.text
+    assert [c.label for c in both] == ["Put the new other card under the pile", "Put the old other card under the pile"]
+    assert "Keep the old other card (held before this turn) to play it now" in prompt.text
     # a kind held once has one button, as before (no copy to choose)
     assert [c.payload for c in prompt.choices if c.payload["card"] == "key-pub"] == [{"card": "key-pub"}]
     before = t.state

@@ -16,7 +16,7 @@ def ev(type_: str, player: str | None = None, **payload: Any) -> Event:
 
 
 def deal(names: Sequence[str], hands: Sequence[Sequence[str]]) -> list[Event]:
-    """The deal, one card at a time around the table (Set Up)."""
+    """An old record's deal, reported one card at a time around the table (hands are secret now)."""
     return [ev("draw", names[i], card=hands[i][k]) for k in range(3) for i in range(len(names))]
 
 
@@ -46,10 +46,9 @@ class Table:
             self.events.append(e)
         return self.state
 
-    def start(self, hands: Sequence[Sequence[str]] | None = None, places: Sequence[Sequence[str]] | None = None) -> HillState:
-        """Deal (by default three 2-cards each) and place the setup shepherds (by default on 1a, 1b)."""
+    def start(self, places: Sequence[Sequence[str]] | None = None) -> HillState:
+        """Place the setup shepherds (by default on 1a, 1b); the deal is secret, nothing to enter."""
         n = len(self.names)
-        self.run(deal(self.names, hands or [["2", "2", "2"]] * n))
         return self.run(setup_shepherds(self.names, places or [["1a", "1b"]] * n))
 
     def json(self) -> dict[str, Any]:

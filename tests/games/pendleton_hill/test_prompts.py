@@ -13,15 +13,13 @@ from .test_rules import position
 
 def test_card_prompt_offers_the_sheepdog_only_while_it_is_held() -> None:
     t = Table(3)
-    t.start(hands=[["1", "1", "1"]] * 3)
+    t.start()
     assert "Sheepdog" in GAME.prompt(t.state).text
     t.do("play-card", card="sheepdog", **{"as": "1"})
     t.do("place-sheep", pen=1)
-    t.do("draw", card="1")
     for who in ("Bob", "Cat"):
         t.do("play-card", who, card="1")
         t.do("place-sheep", who, pen=2, colour=who)
-        t.do("draw", who, card="1")
     p = GAME.prompt(t.state)
     assert p.player == "Ann" and "Sheepdog" not in p.text
     assert all(c.payload["card"] != "sheepdog" for c in p.choices)
@@ -37,7 +35,7 @@ def test_card_prompt_when_only_the_sheepdog_is_left() -> None:
 
 def test_action_prompt_says_when_nothing_more_is_possible() -> None:
     t = Table(3)
-    t.start(hands=[["1+1"] * 3] * 3)
+    t.start()
     position(t, hill={p: {"shepherds": ["Ann"]} for p in ("1c", "1d")}, pens={"1": {"Ann": 3}, "2": {"Ann": 3}})
     t.do("play-card", card="1+1")
     t.do("place-shepherd", pasture="2a", colour="Bob")

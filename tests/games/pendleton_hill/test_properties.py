@@ -13,7 +13,7 @@ from companion.errors import IllegalAction
 from companion.events import Event
 from companion.games.pendleton_hill import GAME, HillState, Phase
 from companion.games.pendleton_hill.moves import legal_moves
-from companion.games.pendleton_hill.state import CARDS_PER_KIND, SHEEP_PER_COLOUR, SHEPHERDS_PER_COLOUR
+from companion.games.pendleton_hill.state import CARDS_PER_KIND, DECK_CARDS, SHEEP_PER_COLOUR, SHEPHERDS_PER_COLOUR
 
 from .helpers import NAMES
 
@@ -21,7 +21,7 @@ PASTURES = ["1a", "1b", "1c", "1d", "2a", "2b", "2c", "3a", "3b", "4a", "9z"]
 TYPES = ["draw", "place-shepherd", "place-sheep", "move-flock", "move-wolf", "play-card", "done"]
 
 
-def check_invariants(s: HillState, before: HillState | None, sheepdogs_played: int) -> None:
+def check_invariants(s: HillState, before: HillState | None, sheepdogs_played: int, corrected: bool = False) -> None:
     n = len(s.names)
     for c in range(n):
         on_hill = sum(f.count(c) for f in s.flocks)
@@ -29,9 +29,13 @@ def check_invariants(s: HillState, before: HillState | None, sheepdogs_played: i
         assert s.sheep_pool[c] + on_hill + in_pens == SHEEP_PER_COLOUR, "every sheep accounted for"
         assert s.shepherd_pool[c] + sum(c in h for h in s.shepherds) == SHEPHERDS_PER_COLOUR, "every shepherd accounted for"
         assert s.sheep_pool[c] >= 0 and s.shepherd_pool[c] >= 0
-    for i in range(3):
-        assert s.deck[i] + sum(h[i] for h in s.hands) + s.discard[i] == CARDS_PER_KIND, "every card accounted for"
-        assert min(s.deck[i], s.discard[i], *(h[i] for h in s.hands)) >= 0
+    # Hands are secret: only the counts are known, and every card is one of them.
+    cards = s.deck + sum(s.hands) + sum(s.played)
+    if corrected:
+        assert cards <= DECK_CARDS, "a correction never makes more cards than the game has"
+    else:
+        assert cards == DECK_CARDS, "every card accounted for"
+    assert min(s.deck, *s.hands, *s.played) >= 0 and max(s.played) <= CARDS_PER_KIND
     assert sum(s.sheepdogs) + sheepdogs_played == n, "every Sheepdog card accounted for"
     assert 0 <= s.wolf < len(s.board.ids)
     assert all(0 <= len(f) <= 5 for f in s.flocks)
@@ -51,13 +55,14 @@ def check_invariants(s: HillState, before: HillState | None, sheepdogs_played: i
 def fuzz_correction(rng: random.Random, s: HillState) -> Event:
     """A correction of one part of the table, often impossible (too many pieces or cards)."""
     names = [*s.names, "Zed"]
-    key = rng.choice(["hill", "pens", "deck", "hands", "sheepdogs", "scores", "wolf", "active"])
+    key = rng.choice(["hill", "pens", "deck", "hands", "played", "sheepdogs", "scores", "wolf", "active"])
     count = {rng.choice(names): rng.randint(0, 7)}
     value = {
         "hill": {rng.choice(PASTURES): rng.choice([{"flock": count}, {"flock": None}, {"shepherds": rng.sample(names, 2)}])},
         "pens": {rng.choice(["1", "2", "3", "4"]): count},
-        "deck": {rng.choice(["1", "1+1", "2"]): rng.randint(0, 21)},
-        "hands": {rng.choice(names): {rng.choice(["1", "1+1", "2"]): rng.randint(0, 4)}},
+        "deck": rng.choice([rng.randint(0, 61), {rng.choice(["1", "1+1", "2"]): rng.randint(0, 21)}]),  # old records: by kind
+        "hands": {rng.choice(names): rng.choice([rng.randint(0, 5), {rng.choice(["1", "1+1", "2"]): rng.randint(0, 4)}])},
+        "played": {rng.choice(["1", "1+1", "2", "3"]): rng.randint(0, 21)},
         "sheepdogs": {rng.choice(names): rng.choice([True, False])},
         "scores": {rng.choice(names): rng.randint(0, 40)},
         "wolf": rng.choice([*PASTURES, ["1a"], {}]),
@@ -105,11 +110,16 @@ def fuzz_event(rng: random.Random, s: HillState) -> Event:
     return Event(t, p, player=who)
 
 
-def play(seed: int, n: int, steps: int, fuzz: float, check_all_legal: bool = False) -> HillState:
+def play(seed: int, n: int, steps: int, fuzz: float, check_all_legal: bool = False, reported: bool = False) -> HillState:
+    """Random play; ``reported``: as an old record, whose first event reports the first card dealt."""
     rng = random.Random(seed)
     setup = GAME.validate_setup({"players": list(NAMES[:n])})
     s = GAME.initial_state(setup)
+    if reported:
+        s = GAME.apply(s, Event("draw", {"card": rng.choice(["1", "1+1", "2"])}, player=NAMES[0]))
+        assert s.reported and s.phase is Phase.DEAL
     dogs = 0
+    corrected = False
     check_invariants(s, None, dogs)
     for _ in range(steps):
         if s.phase is Phase.OVER:
@@ -131,8 +141,12 @@ def play(seed: int, n: int, steps: int, fuzz: float, check_all_legal: bool = Fal
             if e.type == "correction":
                 # The table is always right, but never beyond the components: check and go on.
                 dogs = n - sum(new.sheepdogs)  # the table may say a Sheepdog card is used or not
-                check_invariants(new, None, dogs)
+                corrected = True
+                check_invariants(new, None, dogs, corrected)
                 s = new
+                continue
+            if e.type == "draw" and new.reported and not s.reported:
+                s = new  # a first event reporting the deal: an old record's game, played on as one
                 continue
             # Accepted: it must be one of the enumerated legal events (same result).
             results = [GAME.apply(s, Event(t, p, player=who)) for t, p, who in moves]
@@ -143,7 +157,7 @@ def play(seed: int, n: int, steps: int, fuzz: float, check_all_legal: bool = Fal
             new = GAME.apply(s, e)
         if e.type == "play-card" and e.get("card") == "sheepdog":
             dogs += 1
-        check_invariants(new, s, dogs)
+        check_invariants(new, s, dogs, corrected)
         s = new
     return s
 
@@ -152,6 +166,13 @@ def play(seed: int, n: int, steps: int, fuzz: float, check_all_legal: bool = Fal
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 5))
 def test_conservation_and_refusals_under_fuzzed_play(seed: int, n: int) -> None:
     play(seed, n, steps=300, fuzz=0.5)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 5))
+def test_old_records_with_reported_draws_play_to_the_end(seed: int, n: int) -> None:
+    s = play(seed, n, steps=2500, fuzz=0.2, reported=True)
+    assert s.reported
 
 
 @settings(max_examples=8, deadline=None)
@@ -165,7 +186,7 @@ def test_every_enumerated_move_is_accepted(seed: int, n: int) -> None:
 def test_random_games_end_with_every_card_played(seed: int, n: int) -> None:
     s = play(seed, n, steps=2000, fuzz=0.0)
     assert s.phase is Phase.OVER
-    assert sum(s.deck) == 0 and not any(sum(h) for h in s.hands) and not any(s.sheepdogs)
+    assert s.deck == 0 and not any(s.hands) and not any(s.sheepdogs) and s.played == (20, 20, 20)
     assert s.turn == 60 + n  # one turn per card: the deck and every Sheepdog card
     out = GAME.outcome(s)
     assert out is not None and sorted(out.ranking) == sorted(s.names)
@@ -195,8 +216,9 @@ def test_replay_is_deterministic_and_corrections_round_trip(seed: int, n: int, c
             raise AssertionError("a correction during the deal or set up was accepted")
         return
     if s.phase is not Phase.OVER:
-        payload["deck"] = j["deck"]
-        payload["hands"] = {name: {k: h[k] for k in ("1", "1+1", "2")} for name, h in j["hands"].items()}
+        payload["deck"] = j["deck_left"]
+        payload["hands"] = {name: h["cards"] for name, h in j["hands"].items()}
+        payload["played"] = j["played"]
         payload["sheepdogs"] = {name: h["sheepdog"] for name, h in j["hands"].items()}
     again = GAME.apply(s, Event("correction", payload))
     a, b = GAME.state_json(again), dict(j)

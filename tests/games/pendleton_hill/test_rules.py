@@ -38,21 +38,45 @@ def test_set_up_shepherds_on_the_7_and_the_5s_and_the_wolf_in_the_centre() -> No
     assert len(t.json()["pens"]) == 3
 
 
-def test_set_up_deals_three_cards_each_in_turn() -> None:
+def test_set_up_deals_three_secret_cards_each() -> None:
     t = Table(3)
-    assert GAME.prompt(t.state).player == "Ann" and GAME.prompt(t.state).rule == "Set Up"
-    t.do("draw", card="1")
-    assert GAME.prompt(t.state).player == "Bob"
+    # The deal is face down: nothing to enter, the twin counts three cards a hand.
+    assert t.state.phase is Phase.SETUP and GAME.prompt(t.state).player == "Ann" and GAME.prompt(t.state).rule == "Set Up"
+    assert t.json()["deck_left"] == 51
+    assert t.json()["hands"]["Cat"] == {"cards": 3, "sheepdog": True}
+    assert "draw" not in GAME.prompt(t.state).expects
+
+
+def test_an_old_record_reports_the_deal_card_by_card() -> None:
+    t = Table(3)
+    t.do("draw", card="1")  # a first event reporting the deal: an old record
+    assert t.state.reported and t.state.phase is Phase.DEAL and GAME.prompt(t.state).player == "Bob"
     refused(t, "draw", "Sequence of Play", "Bob's", player="Cat", card="1")
+    refused(t, "draw", "Components", "'1', '1+1' or '2'", card="3")
     t.run(deal(t.names, [["1", "1", "1"]] * 3)[1:])
     assert t.state.phase is Phase.SETUP
-    assert t.json()["deck_left"] == 51
-    assert t.json()["hands"]["Cat"] == {"1": 3, "1+1": 0, "2": 0, "sheepdog": True}
+    assert t.json()["deck_left"] == 51 and t.json()["hands"]["Cat"] == {"cards": 3, "sheepdog": True}
+    t.start()
+    t.do("play-card", card="1")
+    t.do("place-sheep", pen=1)
+    assert t.state.phase is Phase.DRAW and GAME.prompt(t.state).expects == ("draw", "correction")
+    t.do("draw", card="2")
+    assert t.json()["deck_left"] == 50 and t.json()["hands"]["Ann"]["cards"] == 3 and GAME.prompt(t.state).player == "Bob"
+
+
+def test_a_draw_is_never_entered_when_hands_are_secret() -> None:
+    t = Table(3)
+    t.start()
+    refused(t, "draw", "Sequence of Play", "hands are secret", card="1")
+    t.do("play-card", card="1")
+    t.do("place-sheep", pen=1)
+    # The replacement is counted by itself, and the next prompt tells Ann to draw it.
+    assert t.json()["deck_left"] == 50 and t.json()["hands"]["Ann"]["cards"] == 3
+    assert GAME.prompt(t.state).text.startswith("Ann draws a card. Bob: play a card (3 in hand)")
 
 
 def test_set_up_placement_is_own_colour_one_per_pasture() -> None:
     t = Table(3)
-    t.run(deal(t.names, [["2", "2", "2"]] * 3))
     refused(t, "place-shepherd", "Set Up", "own shepherds", pasture="1a", colour="Bob")
     refused(t, "place-shepherd", "Set Up", "already has a Ann shepherd", pasture="4a")
     t.do("place-shepherd", pasture="2b")  # with the wolf: allowed
@@ -76,8 +100,13 @@ def test_three_player_game_leaves_out_the_black_sheep_pen() -> None:
 
 def test_a_card_must_be_in_hand_and_only_the_sheepdog_is_wild() -> None:
     t = Table(3)
-    t.start(hands=[["1", "2", "2"]] * 3)
-    refused(t, "play-card", "Sequence of Play", "holds no '1+1' card", card="1+1")
+    t.start()
+    # The hand is secret: a kind is refused only once all 20 are played, or the hand is empty.
+    position(t, played={"1+1": 20}, deck=30)
+    refused(t, "play-card", "Components", "all 20 '1+1' cards have already been played", card="1+1")
+    position(t, hands={"Ann": 0})
+    refused(t, "play-card", "Sequence of Play", "holds no card but the Sheepdog card", card="1")
+    position(t, hands={"Ann": 3})
     refused(t, "play-card", "The Sheepdog Card", "only the Sheepdog card is wild", card="1", **{"as": "2"})
     refused(t, "play-card", "The Sheepdog Card", "say what the Sheepdog card is used as", card="sheepdog")
     refused(t, "play-card", "Sequence of Play", "Ann's turn", player="Bob", card="1")
@@ -87,40 +116,37 @@ def test_a_card_must_be_in_hand_and_only_the_sheepdog_is_wild() -> None:
 
 def test_sheepdog_is_used_once_and_replaced_by_a_draw() -> None:
     t = Table(3)
-    t.start(hands=[["1", "1", "1"]] * 3)
+    t.start()
     t.do("play-card", card="sheepdog", **{"as": "1"})
     t.do("place-sheep", pen=1)
-    assert t.state.phase is Phase.DRAW
-    t.do("draw", card="2")
-    assert t.json()["hands"]["Ann"] == {"1": 3, "1+1": 0, "2": 1, "sheepdog": False}
+    assert t.state.drew is not None
+    assert t.json()["hands"]["Ann"] == {"cards": 4, "sheepdog": False}
     # Next time round, the Sheepdog is gone.
     for who in ("Bob", "Cat"):
         t.do("play-card", who, card="1")
         t.do("place-sheep", who, pen=2, colour=who)
-        t.do("draw", who, card="1")
     refused(t, "play-card", "The Sheepdog Card", "already used", card="sheepdog", **{"as": "2"})
 
 
 def test_one_card_allows_one_action_for_any_colour() -> None:
     t = Table(3)
-    t.start(hands=[["1", "1", "1"]] * 3)
+    t.start()
     t.do("play-card", card="1")
     t.do("place-shepherd", pasture="2a", colour="Cat")
     assert t.json()["hill"]["2a"]["shepherds"] == ["Cat"]
-    assert t.state.phase is Phase.DRAW
-    refused(t, "place-sheep", "Sequence of Play", "draws a replacement", pen=1)
+    assert t.state.drew is not None
+    refused(t, "place-sheep", "Sequence of Play", "Bob plays a card", pen=1)
 
 
 def test_one_plus_one_needs_one_own_and_one_other_action_in_any_order() -> None:
     t = Table(3)
-    t.start(hands=[["1+1"] * 3] * 3)
+    t.start()
     t.do("play-card", card="1+1")
     t.do("place-sheep", pen=1, colour="Bob")
     refused(t, "place-sheep", 'The "1+1" Card', "second action for another colour", pen=1, colour="Cat")
     refused(t, "done", 'The "1+1" Card', "requires an action for your own colour")
     t.do("place-shepherd", pasture="2a")
-    assert t.state.phase is Phase.DRAW
-    t.do("draw", card="1")
+    assert t.state.drew is not None
     t.do("play-card", "Bob", card="1+1")
     t.do("place-sheep", "Bob", pen=2, colour="Bob")
     refused(t, "place-shepherd", 'The "1+1" Card', "second action for your own colour", player="Bob", pasture="2c")
@@ -128,7 +154,7 @@ def test_one_plus_one_needs_one_own_and_one_other_action_in_any_order() -> None:
 
 def test_one_plus_one_never_moves_a_mixed_flock() -> None:
     t = Table(3)
-    t.start(hands=[["1+1"] * 3] * 3)
+    t.start()
     position(t, pens={"1": {"Ann": 2, "Bob": 2}, "2": {"Bob": 4}})
     t.do("play-card", card="1+1")
     refused(t, "move-flock", 'The "1+1" Card', "contains both their sheep and other players' sheep", pen=1, to="1a")
@@ -145,7 +171,7 @@ def test_two_card_only_involves_own_colour() -> None:
     refused(t, "move-flock", 'The "2" Card', "contains only other players' sheep", pen=1, to="1a")
     t.do("move-flock", pen=2, to="1a")  # mixed, with one of Ann's: allowed
     t.do("move-flock", **{"from": "1a"}, to="2a")
-    assert flock_at(t, "2a") == {"Cat": 3, "Ann": 1} and t.state.phase is Phase.DRAW
+    assert flock_at(t, "2a") == {"Cat": 3, "Ann": 1} and t.state.drew is not None
 
 
 def test_two_card_example_fill_a_pen_then_move_it_out() -> None:
@@ -179,12 +205,10 @@ def test_a_flock_never_moves_back_where_it_left_this_turn() -> None:
     t.do("move-flock", **{"from": "1b"}, to="1c")
     refused(t, "move-flock", 'The "2" Card', "left this turn", **{"from": "1c"}, to="1b")
     t.do("move-flock", **{"from": "1c"}, to="1d")
-    t.do("draw", card="2")
     for who in ("Bob", "Cat"):
         t.do("play-card", who, card="2")
         t.do("move-wolf", who, to="3a")
         t.do("done", who)
-        t.do("draw", who, card="2")
         t.do("correction", wolf="2b")
     # A new turn: the flock may go back where it came from.
     t.do("play-card", card="2")
@@ -288,18 +312,17 @@ def test_no_frighten_without_the_wolf() -> None:
 
 def test_wolf_moves_up_to_two_spaces_with_a_two_card_and_nothing_else() -> None:
     t = Table(3)
-    t.start(hands=[["1", "2", "2"]] * 3)
+    t.start()
     t.do("play-card", card="1")
     refused(t, "move-wolf", "The Wolf", "only a 2 card", to="1b")
     t.do("place-sheep", pen=1)
-    t.do("draw", card="2")
     t.do("play-card", "Bob", card="2")
     refused(t, "move-wolf", "The Wolf", "does not touch", player="Bob", to="4a")
     t.do("move-wolf", "Bob", to="2a")
     refused(t, "place-sheep", "The Wolf", "may not do anything else", player="Bob", pen=1)
     refused(t, "move-wolf", "The Wolf", "left this turn", player="Bob", to="2b")
     t.do("move-wolf", "Bob", to="1a")
-    assert t.json()["wolf"] == "1a" and t.state.phase is Phase.DRAW
+    assert t.json()["wolf"] == "1a" and t.state.drew is not None
 
 
 def test_wolf_stops_at_a_flock_and_frightens_one_sheep() -> None:
@@ -309,7 +332,7 @@ def test_wolf_stops_at_a_flock_and_frightens_one_sheep() -> None:
     t.do("play-card", card="sheepdog", **{"as": "2"})
     t.do("move-wolf", to="2a", frighten="Cat")
     assert flock_at(t, "2a") == {"Bob": 1, "Cat": 1}
-    assert t.state.phase is Phase.DRAW  # it must stop: the turn's actions are over
+    assert t.state.drew is not None  # it must stop: the turn's actions are over
 
 
 def test_wolf_after_an_action_is_refused() -> None:
@@ -327,12 +350,12 @@ def test_done_early_with_a_one_step_wolf_or_after_one_action_of_a_two() -> None:
     refused(t, "done", "Actions", "at least one action")
     t.do("move-wolf", to="1b")
     t.do("done")
-    assert t.state.phase is Phase.DRAW
+    assert t.state.drew is not None
 
 
 def test_a_player_is_never_stuck_when_nothing_is_possible() -> None:
     t = Table(3)
-    t.start(hands=[["1+1"] * 3] * 3)
+    t.start()
     # Ann's shepherds are all on the hill and her sheep all in pens too small to leave:
     # nothing is possible for her own colour, so the 1+1 card ends after the other action.
     position(t, hill={p: {"shepherds": ["Ann"]} for p in ("1c", "1d")}, pens={"1": {"Ann": 3}, "2": {"Ann": 3}})
@@ -342,7 +365,7 @@ def test_a_player_is_never_stuck_when_nothing_is_possible() -> None:
     t.do("place-shepherd", pasture="2a", colour="Bob")
     assert [c.type for c in GAME.prompt(t.state).choices] == ["done"]
     t.do("done")
-    assert t.state.phase is Phase.DRAW
+    assert t.state.drew is not None
 
 
 # -- the end -------------------------------------------------------------------------
@@ -367,7 +390,7 @@ def test_the_game_ends_when_deck_and_sheepdogs_are_played_with_tie_breaks() -> N
     out = GAME.outcome(t.state)
     assert out is not None
     assert t.json()["deck_left"] == 0 and t.json()["sheepdogs_left"] == 0
-    assert t.json()["hands"]["Bob"] == {"1": 0, "1+1": 0, "2": 0, "sheepdog": False}
+    assert t.json()["hands"]["Bob"] == {"cards": 0, "sheepdog": False}
     # Ann and Bob tie on points and on sheep on the hill (none); Ann has 2 in the pens.
     assert out.ranking == ("Cat", "Ann", "Bob")
     assert out.tie_break == "Ann and Bob tied on 10 points; sheep on the hill: Ann 0, Bob 0; sheep in the pens: Ann 2, Bob 0."
@@ -412,7 +435,11 @@ def test_corrections_set_what_the_table_says_and_recount_pools() -> None:
     refused(t, "correction", "Components", "7 of Ann's sheep", pens={"1": {"Ann": 5}, "2": {"Ann": 2}})
     refused(t, "correction", "Components", "unknown key", colour="red")
     refused(t, "correction", "Collecting Sheep and Scoring", "top pasture", hill={"4a": {"flock": {"Ann": 1}}})
-    refused(t, "correction", "Components", "more than 20 '2' cards", deck={"2": 20})
+    refused(t, "correction", "Components", "that makes 61 cards", deck=52)
+    refused(t, "correction", "Components", "the game has 20 '2' cards", played={"2": 21})
+    refused(t, "correction", "Components", "a whole number of cards", hands={"Ann": -1})
+    t.do("correction", deck={"1": 10, "1+1": 10, "2": 10}, hands={"Ann": {"2": 2}})  # an old record's counts by kind
+    assert t.json()["deck_left"] == 30 and t.json()["hands"]["Ann"]["cards"] == 2
 
 
 def test_correction_can_hand_the_turn_to_another_player() -> None:
@@ -428,8 +455,8 @@ def test_prompt_offers_the_legal_events_as_choices() -> None:
     t.start()
     p = GAME.prompt(t.state)
     assert p.player == "Ann" and "play a card" in p.text and p.rule == "Sequence of Play"
-    assert [c.label for c in p.choices] == ["Play a 2", "Play the Sheepdog card as a 1", "Play the Sheepdog card as a 1+1",
-                                           "Play the Sheepdog card as a 2"]
+    assert [c.label for c in p.choices] == ["Play a 1", "Play a 1+1", "Play a 2", "Sheepdog as a 1", "Sheepdog as a 1+1",
+                                           "Sheepdog as a 2"]
     t.do("play-card", card="2")
     p = GAME.prompt(t.state)
     assert p.rule == 'The "2" Card'
@@ -450,8 +477,7 @@ def test_state_json_has_what_the_table_needs() -> None:
 
 def test_corrections_wait_until_play_has_begun() -> None:
     t = Table(3)
-    t.do("draw", card="2")
-    refused(t, "correction", "Set Up", "undo the wrong step", deck={"2": 0})
+    refused(t, "correction", "Set Up", "undo the wrong step", deck=0)
 
 
 def test_alert_only_for_news() -> None:

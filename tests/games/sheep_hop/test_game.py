@@ -24,10 +24,47 @@ def test_registered_and_waits_for_the_die() -> None:
     assert registry.get("sheep-hop") is GAME
     p = GAME.prompt(new())
     assert p.player == "Ann" and p.dice is not None and p.dice.die == "sheep-hop"
-    assert "double-big-wolf" in p.dice.faces and p.rule == "Turn Sequence"
+    # Before the first roll the table may still place the wolves (Contents and Setup C).
+    assert "double-big-wolf" in p.dice.faces and p.rule == "Contents and Setup" and "wolf" in p.text
     j = GAME.state_json(new())
     assert (j["saved"], j["captured"], j["on_board"]) == (0, 0, 9)
     assert j["wolves"]["big"] == {"position": 0, "space": [1, 0], "direction": "clockwise", "path_length": 20}
+    after = GAME.apply(new(), roll("white"))
+    assert GAME.prompt(GAME.apply(after, move_table("white1"))).rule == "Turn Sequence"
+
+
+def move_table(sheep: str, pen: bool = False) -> Event:
+    return Event("sheep", {"sheep": sheep, "pen": pen})
+
+
+def test_the_table_places_the_wolves_before_the_first_roll() -> None:
+    """Contents and Setup C: "place the 2 Wolf pawns each on a space of their path (your choice)"."""
+    state = new(tiles=[{"tile": "rock", "at": [1, 4]}])
+    starts = [e for e in GAME.legal_actions(state) if e.type == "wolf-start"]
+    assert len(starts) == 19 + 7 - 1  # every other free space of both paths (the rock covers one of the big wolf's)
+    state = GAME.apply(state, Event("wolf-start", {"wolf": "big", "position": 5}))
+    state = GAME.apply(state, Event("wolf-start", {"wolf": "little", "position": 3}))
+    j = GAME.state_json(state)
+    assert j["wolves"]["big"]["position"] == 5 and j["wolves"]["little"]["position"] == 3
+    assert GAME.prompt(state).alert is None  # a routine step, not a ruling
+    refused(state, Event("wolf-start", {"wolf": "grey", "position": 1}), "Contents and Setup")
+    refused(state, Event("wolf-start", {"wolf": "big", "position": 20}), "Contents and Setup")
+    refused(state, Event("wolf-start", {"wolf": "big", "position": True}), "Contents and Setup")
+    refused(state, Event("wolf-start", {"wolf": "big", "position": 4}), "Contents and Setup")  # under the rock at [1, 4]
+    # The big wolf moves from where the table put it.
+    state = GAME.apply(state, roll("double-big-wolf"))
+    assert GAME.state_json(state)["wolves"]["big"]["position"] == 7
+    refused(state, Event("wolf-start", {"wolf": "big", "position": 1}), "Contents and Setup")
+    assert not [e for e in GAME.legal_actions(state) if e.type == "wolf-start"]
+
+
+def test_only_news_is_a_ruling() -> None:
+    state = GAME.apply(new(), roll("white"))
+    state = GAME.apply(state, move_table("white1", pen=True))
+    assert GAME.prompt(state).alert is None and GAME.state_json(state)["last"] == "white1 reached the pen"
+    state = GAME.apply(state, roll("big-and-little-wolf"))
+    state = GAME.apply(state, Event("capture", {"sheep": ["black2"]}))
+    assert GAME.prompt(state).alert == "the wolves caught black2"
 
 
 def test_a_roll_must_be_a_face_of_the_die() -> None:
@@ -43,7 +80,7 @@ def test_a_roll_must_be_a_face_of_the_die() -> None:
 def test_colour_face_lets_only_that_colour_move_then_any_when_none_left() -> None:
     state = GAME.apply(new(), roll("black"))
     assert state.phase is Phase.SHEEP and GAME.state_json(state)["may_move"] == ["black1", "black2", "black3"]
-    assert "Move one black sheep" in GAME.prompt(state).text
+    assert "move one black sheep" in GAME.prompt(state).text
     refused(state, Event("sheep", {"sheep": "white1", "pen": False}), "sheep faces")
     state = GAME.apply(new(), Event("correction", {"sheep": {"black1": "pen", "black2": "den", "black3": "pen"}}))
     state = GAME.apply(state, roll("black"))

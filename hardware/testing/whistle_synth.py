@@ -1,0 +1,257 @@
+"""Synthetic whistle scenes for what the real sets lack (recipes in docs/whistle.md).
+
+Every scene is a few seconds of background with at most one blow at a known
+time, so recall, precision and latency can be scored exactly.  Families:
+
+- ``real_in_noise``: a 0.2-0.5 s piece of a *real* blow (cut from a real
+  recording) mixed into *real* noise (ESC-10 clips, the robot's non-whistle
+  clips) at -10 to +20 dB SNR;
+- ``pea_trill``: trilled pea whistles (rattle 20-40 Hz, frequency swing
+  +-200-800 Hz, the pea's chop on the loudness, breath) in hall noise;
+- ``toy``: two-tone toys (two pitches at once, or one after the other) and
+  harmonic toys (600-2000 Hz fundamentals, harmonics up to 2x as loud);
+- ``hum``: blows under mains hum, a motor and rumble below 1 kHz up to 20 dB
+  louder than the whistle.
+
+SNR is the blow's RMS against the background's RMS (over the whole scene,
+full band): "10 dB under" means the background carries ten times the power.
+Hall noise is a crowd (several espeak-ng voices at once, when installed;
+shaped noise otherwise), motors and hum below 1 kHz, and pink noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .audio import RATE, envelope, pink_noise, place, speech
+
+HOP = 256
+
+
+@dataclass(frozen=True)
+class Scene:
+    family: str
+    samples: np.ndarray
+    blows: tuple[tuple[float, float], ...]  # (onset, offset) in seconds
+    snr_db: float | None = None
+    kind: str = ""
+
+
+def blow_piece(x: np.ndarray, onset: float | None = None, offset: float | None = None) -> np.ndarray:
+    """The blow in a real whistle recording: the labelled span, or (unlabelled)
+    the longest run of frames whose 1-6 kHz power is within 12 dB of its loudest."""
+    if onset is not None and offset is not None:
+        return x[round(onset * RATE) : round(offset * RATE)].copy()
+    frames = np.lib.stride_tricks.sliding_window_view(x, 512)[::HOP]
+    power = np.abs(np.fft.rfft(frames * np.hanning(512), axis=1)) ** 2
+    band = 10 * np.log10(power[:, 32:193].sum(axis=1) + 1e-20)
+    on = band >= band.max() - 12
+    best, run, start = (0, 0), 0, 0
+    for i, v in enumerate(on):
+        run = run + 1 if v else 0
+        if run == 1:
+            start = i
+        if run > best[1] - best[0]:
+            best = (start, i + 1)
+    return x[best[0] * HOP : best[1] * HOP + 512].copy()
+
+
+def rms(x: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(np.square(x, dtype=np.float64))) + 1e-12)
+
+
+def mix(background: np.ndarray, blow: np.ndarray, at: float, snr_db: float) -> tuple[float, float]:
+    """Add ``blow`` at ``at`` s, scaled to ``snr_db`` over the background's RMS; returns (onset, offset).
+
+    The whole background's RMS, not just the samples the blow covers: real
+    clips have stretches of digital silence, where a local SNR means nothing."""
+    i = round(at * RATE)
+    under = background[i : i + len(blow)]
+    blow = blow[: len(under)] * (rms(background) * 10 ** (snr_db / 20) / rms(blow[: len(under)]))
+    place(background, blow.astype(np.float32), at)
+    return at, at + len(blow) / RATE
+
+
+def cut(piece: np.ndarray, rng: np.random.Generator, lo: float = 0.2, hi: float = 0.5) -> np.ndarray:
+    """A 0.2-0.5 s blow from a longer real one (short fades, so the cut does not click)."""
+    n = min(len(piece), round(rng.uniform(lo, hi) * RATE))
+    s = int(rng.integers(0, len(piece) - n + 1))
+    return (piece[s : s + n] * envelope(n, RATE, 0.01, 0.02)).astype(np.float32)
+
+
+# -- the sounds ---------------------------------------------------------------------------
+
+
+def pea_trill(rng: np.random.Generator, hz: float | None = None, duration: float | None = None) -> np.ndarray:
+    """A pea whistle: the pea swings the pitch by +-200-800 Hz and chops the loudness at 20-40 Hz."""
+    hz = hz or float(rng.uniform(1800, 4200))
+    duration = duration or float(rng.uniform(0.2, 0.5))
+    n = round(duration * RATE)
+    t = np.arange(n) / RATE
+    rattle = rng.uniform(20, 40) * (1 + 0.1 * np.sin(2 * np.pi * rng.uniform(1, 4) * t))  # the pea never spins evenly
+    rphase = 2 * np.pi * np.cumsum(rattle) / RATE
+    swing = rng.uniform(200, 800)
+    inst = hz + swing * np.sin(rphase)
+    loud = 1 - rng.uniform(0.3, 0.9) * 0.5 * (1 + np.sin(rphase + rng.uniform(0, np.pi)))
+    y = loud * np.sin(2 * np.pi * np.cumsum(inst) / RATE)
+    y += 0.3 * rng.uniform(0, 1) * loud * np.sin(4 * np.pi * np.cumsum(inst) / RATE)  # a little 2nd harmonic
+    y += 0.05 * rng.standard_normal(n)  # breath
+    return (y * envelope(n, RATE, 0.015, 0.03)).astype(np.float32)
+
+
+def harmonic_toy(rng: np.random.Generator, hz: float | None = None, duration: float | None = None) -> np.ndarray:
+    """A toy whistle: a 600-2000 Hz fundamental with 2-4 harmonics, the 2nd sometimes the loudest."""
+    hz = hz or float(np.exp(rng.uniform(np.log(600), np.log(2000))))
+    duration = duration or float(rng.uniform(0.2, 0.5))
+    n = round(duration * RATE)
+    t = np.arange(n) / RATE
+    wobble = 1 + rng.uniform(0.002, 0.01) * np.sin(2 * np.pi * rng.uniform(3, 7) * t)
+    phase = 2 * np.pi * hz * np.cumsum(wobble) / RATE
+    amps = [1.0, *rng.uniform(0.1, 2.0, int(rng.integers(2, 5)))]
+    y = sum(a * np.sin((k + 1) * phase) for k, a in enumerate(amps) if (k + 1) * hz < 7500)
+    y = y / sum(amps) + 0.03 * rng.standard_normal(n)
+    return (y * envelope(n, RATE, 0.015, 0.03)).astype(np.float32)
+
+
+def two_tone(rng: np.random.Generator, duration: float | None = None) -> np.ndarray:
+    """A two-tone toy: two pitches 15-50 % apart, sounding together (one 0-10 dB weaker) or one after the other."""
+    hz = float(np.exp(rng.uniform(np.log(800), np.log(3000))))
+    other = hz * rng.uniform(1.15, 1.5)
+    duration = duration or float(rng.uniform(0.25, 0.5))
+    n = round(duration * RATE)
+    t = np.arange(n) / RATE
+    if rng.random() < 0.5:
+        y = np.sin(2 * np.pi * hz * t) + 10 ** (-rng.uniform(0, 10) / 20) * np.sin(2 * np.pi * other * t)
+    else:
+        half = n // 2
+        f = np.where(np.arange(n) < half, hz, other)
+        y = np.sin(2 * np.pi * np.cumsum(f) / RATE)
+    y = y + 0.03 * rng.standard_normal(n)
+    return (y * envelope(n, RATE, 0.015, 0.03)).astype(np.float32)
+
+
+def low_rumble(seconds: float, rng: np.random.Generator) -> np.ndarray:
+    """Hum and motors below 1 kHz: mains (50/60 Hz and harmonics), a strong 0.8-1 kHz hum line,
+    a motor whose speed wanders (harmonics of 80-200 Hz up to 1 kHz), and low-passed rumble."""
+    n = round(seconds * RATE)
+    t = np.arange(n) / RATE
+    mains = rng.choice([50.0, 60.0])
+    y = sum(rng.uniform(0.1, 1.0) / k * np.sin(2 * np.pi * mains * k * t + rng.uniform(0, 6)) for k in range(1, 8))
+    y = y + rng.uniform(0.3, 1.0) * np.sin(2 * np.pi * rng.uniform(750, 1000) * t)
+    speed = rng.uniform(80, 200) * (1 + 0.05 * np.sin(2 * np.pi * rng.uniform(0.2, 1.5) * t))
+    phase = 2 * np.pi * np.cumsum(speed) / RATE
+    y = y + sum(rng.uniform(0.1, 0.6) * np.sin(k * phase) for k in range(1, 8) if 200 * k < 1000)
+    rumble = np.fft.rfft(rng.standard_normal(n))
+    f = np.fft.rfftfreq(n, 1 / RATE)
+    rumble[f > 1000] = 0
+    y = y + 2 * np.fft.irfft(rumble, n) / np.sqrt(np.mean(np.abs(rumble) ** 2) / n + 1e-12)
+    return (y / rms(y)).astype(np.float32)
+
+
+class HallNoise:
+    """A noisy hall: a crowd, hum and motors below 1 kHz, and pink noise (unit RMS per piece)."""
+
+    def __init__(self, seed: int = 0, voices: Sequence[np.ndarray] = ()) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.voices = list(voices)
+
+    @classmethod
+    def with_speech(cls, lines: Sequence[str], seed: int = 0) -> HallNoise:
+        from .audio import espeak_available
+
+        voices = []
+        if espeak_available():
+            for i, line in enumerate(lines):
+                for voice, pitch in (("en", 30), ("en+f3", 70), ("en-us+m3", 45)):
+                    voices.append(speech(line, voice=voice, pitch=pitch + i))
+        return cls(seed, voices)
+
+    def crowd(self, seconds: float) -> np.ndarray:
+        n = round(seconds * RATE)
+        y = np.zeros(n, np.float32)
+        if not self.voices:
+            return pink_noise(seconds, amp=1.0, seed=int(self.rng.integers(1 << 30)))
+        for _ in range(6):
+            v = self.voices[int(self.rng.integers(len(self.voices)))]
+            reps = np.tile(v, n // len(v) + 2)
+            s = int(self.rng.integers(len(v)))
+            y += reps[s : s + n] * self.rng.uniform(0.3, 1.0)
+        return y / rms(y)
+
+    def piece(self, seconds: float) -> np.ndarray:
+        r = self.rng
+        y = (self.crowd(seconds) * r.uniform(0.3, 1.0) + low_rumble(seconds, r) * r.uniform(0.5, 2.0)
+             + pink_noise(seconds, amp=r.uniform(0.1, 0.5), seed=int(r.integers(1 << 30))))
+        return (y / rms(y)).astype(np.float32)
+
+
+# -- scenes ---------------------------------------------------------------------------------
+
+
+def scene(family: str, background: np.ndarray, blow: np.ndarray | None, snr_db: float, rng: np.random.Generator,
+          level_db: float | None = None, kind: str = "") -> Scene:
+    """``blow`` placed 0.8-1.6 s into ``background`` at ``snr_db``; the whole scene at ``level_db`` dBFS RMS."""
+    x = np.array(background, np.float32, copy=True)
+    level_db = float(rng.uniform(-45, -20)) if level_db is None else level_db
+    x *= 10 ** (level_db / 20) / rms(x)
+    blows: tuple[tuple[float, float], ...] = ()
+    if blow is not None:
+        blows = (mix(x, blow, float(rng.uniform(0.8, 1.6)), snr_db),)
+    peak = float(np.max(np.abs(x)))
+    if peak > 0.99:  # a gain set by `whistle listen` keeps the recording unclipped
+        x *= 0.99 / peak
+    return Scene(family, x, blows, snr_db if blow is not None else None, kind)
+
+
+def fit(noise: np.ndarray, seconds: float, rng: np.random.Generator) -> np.ndarray:
+    """``seconds`` of a noise clip (looped if short), from a random start."""
+    n = round(seconds * RATE)
+    reps = np.tile(noise, n // max(1, len(noise)) + 2)
+    s = int(rng.integers(0, max(1, len(noise))))
+    return reps[s : s + n]
+
+
+def real_in_noise(pieces: Sequence[np.ndarray], noises: Sequence[np.ndarray], count: int, seed: int,
+                  snr_range: tuple[float, float] = (-10.0, 20.0), seconds: float = 3.0) -> list[Scene]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        blow = cut(pieces[int(rng.integers(len(pieces)))], rng)
+        bg = fit(noises[int(rng.integers(len(noises)))], seconds, rng)
+        out.append(scene("real-in-noise", bg, blow, float(rng.uniform(*snr_range)), rng))
+    return out
+
+
+def synthetic(family: str, count: int, seed: int, hall: HallNoise, snr_range: tuple[float, float] = (-10.0, 20.0),
+              seconds: float = 3.0) -> list[Scene]:
+    """Scenes of one synthetic family: ``pea-trill``, ``toy`` or ``hum``."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        snr = float(rng.uniform(*snr_range))
+        if family == "pea-trill":
+            blow, kind, bg = pea_trill(rng), "trill", hall.piece(seconds)
+        elif family == "toy":
+            kind = "two-tone" if rng.random() < 0.5 else "harmonic"
+            blow = two_tone(rng) if kind == "two-tone" else harmonic_toy(rng)
+            bg = hall.piece(seconds)
+        elif family == "hum":
+            kind = ["tone", "trill", "toy"][int(rng.integers(3))]
+            hz = float(rng.uniform(1500, 4000))
+            dur = float(rng.uniform(0.2, 0.5))
+            if kind == "tone":
+                n = round(dur * RATE)
+                blow = (np.sin(2 * np.pi * hz * np.arange(n) / RATE) * envelope(n, RATE)).astype(np.float32)
+            elif kind == "trill":
+                blow = pea_trill(rng, hz, dur)
+            else:
+                blow = harmonic_toy(rng, hz / 2, dur)
+            # Nothing but rumble, hum and motors, and a little room noise.
+            bg = low_rumble(seconds, rng) + pink_noise(seconds, amp=0.03, seed=int(rng.integers(1 << 30)))
+        else:
+            raise ValueError(f"unknown synthetic family {family!r}")
+        out.append(scene(family, bg, blow, snr, rng, kind=kind))
+    return out
