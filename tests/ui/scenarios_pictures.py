@@ -10,6 +10,7 @@ On every screen passed, the by-touch checks run (``touch_problems``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,12 +34,12 @@ def _scroll_to_point(view: Any, child: Any, x: float, y: float) -> None:
         view.scroll_y = min(1.0, max(0.0, (y - child.y - view.height / 2) / (child.height - view.height)))
 
 
-def _in_sight(widget: Any, x: float, y: float) -> bool:
+def _in_sight(widget: Any, x: float, y: float, margin: float = 4) -> bool:
     view = widget.parent
     wx, wy = widget.to_window(x, y)
-    x0, y0 = view.to_window(view.x, view.y)
-    x1, y1 = view.to_window(view.right, view.top)
-    return x0 + 4 <= wx <= x1 - 4 and y0 + 4 <= wy <= y1 - 4
+    x0, y0 = view.parent.to_window(view.x, view.y)
+    x1, y1 = view.parent.to_window(view.right, view.top)
+    return x0 + margin <= wx <= x1 - margin and y0 + margin <= wy <= y1 - margin
 
 
 def tap_where(ctx: Ctx, widget: Any, point: Any) -> Iterator[float]:
@@ -54,6 +55,38 @@ def tap_where(ctx: Ctx, widget: Any, point: Any) -> Iterator[float]:
         _scroll_to_point(view, widget, x, y)
         yield 0.3
     yield from tc.touch_at(ctx, widget, point())
+
+
+def _landed(cond: Any, timeout: float) -> Iterator[float]:
+    """Wait until ``cond()``; False (not raising) if it never comes."""
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            return False
+        yield 0.1
+    return True
+
+
+def tap_until(ctx: Ctx, tap: Any, cond: Any) -> Iterator[float]:
+    """Touch (``tap()`` makes the touch), until ``cond()`` shows the app took it.
+
+    A touch that arrives while a ScrollView is still settling from being
+    scrolled is taken by the ScrollView (it stops the scroll), as it would be
+    from a finger; a person touches again, and so does this, once."""
+    for wait in (2.5, 6.0):
+        yield from tap()
+        if (yield from _landed(cond, wait)):
+            return
+    from .layout import _walk, _window_rect
+
+    where = ctx.result.get("where") or {}
+    wx, wy = where.get("window", (0, 0))
+    over = [
+        f"{type(w).__name__} {getattr(w, 'text', '')!r} disabled={w.disabled}"
+        for w in _walk(ctx.app.root.current_screen)
+        if (r := _window_rect(w))[0] <= wx <= r[2] and r[1] <= wy <= r[3]
+    ]
+    raise AssertionError(f"the app did not take the touch (twice): {where} under it: {over}")
 
 
 def _home_to_table(ctx: Ctx, title: str, players: int, option: str | None = None) -> Iterator[float]:
@@ -97,6 +130,11 @@ def _board(ctx: Ctx) -> Any:
 
 def _tap_hex(ctx: Ctx, h: tuple[int, int]) -> Iterator[float]:
     field = _board(ctx).ids.field
+    view = field.parent
+    ctx.result["where"] = {
+        "hex": h, "centre": field.centre(*h), "window": field.to_window(*field.centre(*h)), "field": [*field.pos, *field.size],
+        "view": [*view.pos, *view.size], "scroll": [view.scroll_x, view.scroll_y], "target": field.hex_at(*field.centre(*h)),
+    }  # fmt: skip
     yield from tap_where(ctx, field, lambda: field.centre(*h))
 
 
@@ -119,16 +157,18 @@ def battle_sheep_complete_by_touch(ctx: Ctx) -> Iterator[float]:
         if app.root.current != "table":
             break
         board = _board(ctx)
+        assert board is not None, [getattr(w, "text", "") for w in ctx.app.root.get_screen("table").ids.board_holder.children]
         field = board.ids.field
         phase = app.session.game.state_json(app.session.state)["phase"]
         problems.extend(touch_problems(ctx, f"table {phase} {sum(steps.values())}"))
         smallest_target.append(field.hex_size * 3**0.5)
         assert ctx.app.root.get_screen("table").picture_only, "the picture should take the whole table"
         if phase == "build":
-            anchors = sorted(field.rings)
+            # A ring in sight, as a person would pick (a finger on the very edge of the field's view
+            # was sometimes taken by the ScrollView: seen at the bottom edge, not yet understood).
+            anchors = sorted(a for a in field.rings if _in_sight(field, *field.centre(*a), margin=30)) or sorted(field.rings)
             anchor = anchors[(7 * steps["boards"]) % len(anchors)]
-            yield from _tap_hex(ctx, anchor)
-            yield from wait_for(lambda a=anchor: _board(ctx).anchor == a, 5)
+            yield from tap_until(ctx, lambda a=anchor: _tap_hex(ctx, a), lambda a=anchor: _board(ctx).anchor == a)
             previews = ctx.buttons(board.ids.options)
             ctx.result.setdefault("previews", []).append(len(previews))
             if steps["boards"] == 2:
@@ -141,16 +181,15 @@ def battle_sheep_complete_by_touch(ctx: Ctx) -> Iterator[float]:
             yield from tc.touch(ctx, _option(ctx, "Place it"))
             steps["boards"] += 1
         elif phase == "start":
-            yield from _tap_hex(ctx, sorted(field.targets)[-1 if steps["starts"] else 0])
+            k = steps["boards"] + steps["starts"] + 1
+            start = sorted(field.targets)[-1 if steps["starts"] else 0]
+            yield from tap_until(ctx, lambda h=start: _tap_hex(ctx, h), lambda k=k: len(app.session.events) == k)
             steps["starts"] += 1
-            yield from wait_for(lambda k=steps["boards"] + steps["starts"]: len(app.session.events) == k, 5)
         elif phase == "play":
             sources = sorted(field.targets)
-            yield from _tap_hex(ctx, sources[0])
-            yield from wait_for(lambda h=sources[0]: _board(ctx).source == h, 5)
+            yield from tap_until(ctx, lambda h=sources[0]: _tap_hex(ctx, h), lambda h=sources[0]: _board(ctx).source == h)
             ends = sorted(field.targets - {field.picked})
-            yield from _tap_hex(ctx, ends[0])
-            yield from wait_for(lambda h=ends[0]: _board(ctx).dest == h, 5)
+            yield from tap_until(ctx, lambda h=ends[0]: _tap_hex(ctx, h), lambda h=ends[0]: _board(ctx).dest == h)
             counts = [b for b in ctx.buttons(board.ids.options) if b.text.isdigit()]
             if steps["moves"] == 1:
                 ctx.shot("battle-sheep-table")
@@ -212,9 +251,7 @@ def _tap_cell(ctx: Ctx, cell: tuple[int, int]) -> Iterator[float]:
 
 
 def _tap_sheep(ctx: Ctx, cell: tuple[int, int]) -> Iterator[float]:
-    yield from _tap_cell(ctx, cell)
-    # A ScrollView hands the tap on after its scroll timeout; on a busy machine later.
-    yield from wait_for(lambda: _board(ctx).selected == cell, 5)
+    yield from tap_until(ctx, lambda: _tap_cell(ctx, cell), lambda: _board(ctx).selected == cell)
 
 
 def _tap_arrow(ctx: Ctx, way: str) -> Iterator[float]:

@@ -68,6 +68,9 @@ class Picture:
         """Take back what ``held`` returned (the game has not moved since)."""
 
 
+TAP_SLOP = 12  # px a finger may slide and still tap (more is a drag that scrolls)
+
+
 class Taps:
     """Mixin for a drawn picture (a Widget) whose touch targets are found by
     ``target_at(x, y)``: a tap is the same target under the finger down and
@@ -81,15 +84,21 @@ class Taps:
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.collide_point(*touch.pos):  # type: ignore[attr-defined]
-            touch.ud[id(self)] = self.target_at(*touch.pos)
+            touch.ud[id(self)] = (self.target_at(*touch.pos), tuple(touch.spos))
         return super().on_touch_down(touch)  # type: ignore[misc]
 
     def on_touch_up(self, touch: Any) -> bool:
+        # Compared in screen terms (``spos``): a ScrollView that hands a slow
+        # tap on after its timeout may give the release in other coordinates.
+        from kivy.core.window import Window
+
         down = touch.ud.get(id(self))
-        if down is not None and self.collide_point(*touch.pos) and self.target_at(*touch.pos) == down:  # type: ignore[attr-defined]
-            touch.ud[id(self)] = None
-            self.tapped(down)
-            return True
+        if down is not None and down[0] is not None:
+            (sx, sy), (ux, uy) = down[1], touch.spos
+            if abs(sx - ux) * Window.width < TAP_SLOP and abs(sy - uy) * Window.height < TAP_SLOP:
+                touch.ud[id(self)] = None
+                self.tapped(down[0])
+                return True
         return super().on_touch_up(touch)  # type: ignore[misc]
 
 

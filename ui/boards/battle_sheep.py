@@ -374,12 +374,17 @@ class BattleSheepBoard(Picture, BoxLayout):
         except Exception:  # an optional helper: without it nothing on the field is touchable
             self._legal = []
         quick = sj.get("mode") == "quick"
+        # The hidden one is see-through but never disabled: a disabled widget
+        # swallows every touch that lands on it (Kivy's rule), and the quick-mode
+        # form's rows stick out of its squeezed box over the field.
         self.ids.play.opacity = 0 if quick else 1
         self.ids.play.disabled = quick
         self.ids.play.size_hint_y = 0.001 if quick else 1
         self.ids.form.opacity = 1 if quick else 0
-        self.ids.form.disabled = not quick
+        self.ids.form.disabled = False
         self.ids.form.size_hint_y = 1 if quick else 0.001
+        # In board mode the form's Results button is hidden with no width (so it takes no touch).
+        self.ids.results.width = theme.touch_size() * 2.4 if quick else 0
         styles = {}
         for name in session.players():
             sw, shape = app.player_style(name)
