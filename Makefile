@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system run test lint bench clean
+.PHONY: setup system run test lint bench clean train-dice train-dice-folds
 
 setup: system $(STAMP)
 
@@ -28,6 +28,21 @@ test: setup lint
 
 bench: setup
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# The dice reader's networks (docs/dice.md): needs the train extra (torch CPU, onnx) and ../shared/data.
+# train-dice rebuilds the shipped weights; train-dice-folds the benchmark's leave-one-group-out folds.
+DICE_FOLDS := benchmarks/out/dice-folds
+DICE_GROUPS := webcam-train fisheye-tray white-paper iphone-table hex-trays synthetic
+
+train-dice: setup
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --out hardware/dice/weights
+
+train-dice-folds: setup
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	@for g in $(DICE_GROUPS); do \
+		OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --hold-out $$g --out $(DICE_FOLDS)/$$g --detector-steps 600 --face-steps 600 || exit 1; done
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --within --out $(DICE_FOLDS)/within
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -118,11 +118,24 @@ def child(out: str, game: str, taps: int, camera: int, diagnose: str) -> None:
             x, y = b.to_window(*b.center)
             return left <= x <= left + view.width and bottom <= y <= bottom + view.height
 
-        buttons = [b for b in reversed(table.ids.entry.children) if b.text != "Clear" and shown(b)]
+        buttons = [b for b in reversed(table.ids.entry.children) if b.text != "Clear" and shown(b) and hasattr(b, "action")]
         if not buttons:
             return None
-        faces = [b for b in buttons if b.text in "123456"]
-        return faces[i % len(faces)] if faces else buttons[chooser.randrange(len(buttons))]
+
+        def kind(*kinds: str) -> list[Any]:
+            return [b for b in buttons if b.action[0] in kinds]
+
+        if kind("face"):
+            return kind("face")[i % len(kind("face"))]
+        if kind("digit"):  # the number pad (a hideout card): one digit, then Enter
+            return kind("pad-enter")[0] if table.typed else next(b for b in kind("digit") if b.action[1] == 1)
+        if kind("count"):  # counts by kind (the final tally): + on the first until they add up, then Done
+            request = next(b.action[1] for b in kind("counts-done"))
+            if request.total is not None and sum(table.counts.values()) < request.total:
+                return kind("count")[1]
+            return kind("counts-done")[0]
+        answers = kind("choice", "group")  # a group opens, its member is the next tap
+        return answers[chooser.randrange(len(answers))] if answers else None
 
     def script() -> Iterator[float]:
         while app.first_frame_at is None:

@@ -9,17 +9,14 @@ trills, two-tone and harmonic toys, hum and motors, hall noise without a
 blow) plus an hour of table noise (``hardware.testing.audio.NegativeStream``:
 espeak-ng speech, laughter, music, dice).
 
-Leave-one-source-out, rotated: the detector's main thresholds are chosen
-from a small grid by the F1 score on the *tuning* sources of a rotation
-only, and every source is then reported, marked ``tuned`` or ``held out``.
-
-- rotation A (the shipped defaults): tuned on robot-clips, esc10 folds 1-3,
-  robot blows mixed into those folds' noise, synthetic families from tuning
-  seeds; held out: r2k-clips, esc10 folds 4-5, r2k blows in those folds'
-  noise, synthetic families from other seeds, the table-noise hour;
-- rotation B: the reverse for the real sets (tuned on r2k-clips, esc10 folds
-  4-5, r2k blows in their noise), held out: robot-clips, esc10 folds 1-3,
-  robot blows in their noise.
+No threshold is chosen here: the shipped detector is session 4's (eb88db3,
+its refractory bug fixed), whose thresholds were set in session 1 on the
+robot clips, on synthesised blows (thin tones, mild pea trills, harmonic
+toys) and on the synthetic table-noise stream.  Each source is marked with
+what that tuning saw of it (``USED``): r2k-clips, esc10-negatives, the hall
+noise and the wide-trill, toy and hum recipes of ``whistle_synth`` came
+later and are held out.  The hard cases the detector fails (a steady hum
+louder than the whistle, a short quiet pea blow) are rows here, not tests.
 
 Then: real-time factor in 64 ms blocks on one core, attribution on four
 distinct whistles, and calibrated recall against the generic detector.
@@ -34,7 +31,6 @@ import dataclasses
 import io
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -52,10 +48,7 @@ from hardware.whistle.evaluation import Row, Tally, evaluate, read_manifest, sco
 from hardware.whistle.signature import Attributor, Signature
 
 BLOCK = 1024  # 64 ms at 16 kHz: the live block
-GRID = {  # the thresholds a rotation chooses (every other number is a design default)
-    "on_share": (0.6, 0.7),
-    "on_dominance_db": (0.0, 3.0, 6.0),
-}
+TABLE = "table noise {hours:g} h (seed + 3)"
 TARGETS = "targets on held-out sources: recall >= 0.95 at precision >= 0.95; FA <= 0.5/h; latency p95 <= 150 ms"
 
 
@@ -77,19 +70,6 @@ def whistle_dir() -> Path | None:
     return p if (p / "robot-clips" / "manifest.csv").exists() else None
 
 
-def subset_manifest(manifest: Path, keep: Callable[[dict[str, str]], bool], out_dir: Path, name: str) -> Path:
-    """A manifest of some rows, with absolute paths (read in place, never copied)."""
-    with manifest.open(newline="") as f:
-        rows = [r for r in csv.DictReader(f) if keep(r)]
-    out = out_dir / f"{name}.csv"
-    with out.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        for r in rows:
-            w.writerow({**r, "path": str((manifest.parent / r["path"]).resolve())})
-    return out
-
-
 def esc_fold(r: dict[str, str]) -> int:
     return int(Path(r["path"]).name.split("-")[0])
 
@@ -100,7 +80,7 @@ def load_real(folder: Path, manifest: Path, keep: Callable[[dict[str, str]], boo
     return [(r, resample(*read_wav(folder / r["path"]))) for r in rows]
 
 
-def build_sources(data: Path, tmp: Path, seed: int, quick: bool) -> dict[str, Source]:
+def build_sources(data: Path, seed: int, quick: bool) -> dict[str, Source]:
     robot_m = data / "robot-clips" / "manifest.csv"
     r2k_m = data / "r2k-clips" / "manifest.csv"
     esc_m = data / "esc10-negatives" / "manifest.csv"
@@ -117,8 +97,7 @@ def build_sources(data: Path, tmp: Path, seed: int, quick: bool) -> dict[str, So
     sources = {
         "robot-clips": Source("robot-clips", "manifest", robot_m),
         "r2k-clips": Source("r2k-clips", "manifest", r2k_m),
-        "esc10 folds 1-3": Source("esc10 folds 1-3", "manifest", subset_manifest(esc_m, lambda r: esc_fold(r) <= 3, tmp, "esc-a")),
-        "esc10 folds 4-5": Source("esc10 folds 4-5", "manifest", subset_manifest(esc_m, lambda r: esc_fold(r) >= 4, tmp, "esc-b")),
+        "esc10-negatives (all 400)": Source("esc10-negatives (all 400)", "manifest", esc_m),
         "mix: robot blows in esc 1-3 + robot other": Source(
             "mix: robot blows in esc 1-3 + robot other", "scenes",
             scenes=ws.real_in_noise(robot_blows, esc_a + robot_noise, n_mix, seed + 11)),
@@ -128,22 +107,38 @@ def build_sources(data: Path, tmp: Path, seed: int, quick: bool) -> dict[str, So
     }
     hall = ws.HallNoise.with_speech(ta.SPEECH_LINES[:3], seed=seed + 5)
     rng = np.random.default_rng(seed + 6)
-    for split, base in (("tune", 100), ("test", 200)):
-        for fam in ("pea-trill", "toy", "hum"):
-            name = f"{fam} ({split} seeds)"
-            sources[name] = Source(name, "scenes", scenes=ws.synthetic(fam, n_syn, seed + base + len(fam), hall))
-        name = f"hall noise, no blow ({split} seeds)"
-        sources[name] = Source(name, "scenes", scenes=[
-            ws.scene("hall", hall.piece(3.0), None, 0.0, rng) for _ in range(n_syn)])
+    for fam in ("pea-trill", "toy", "hum"):
+        sources[fam] = Source(fam, "scenes", scenes=ws.synthetic(fam, n_syn, seed + 200 + len(fam), hall))
+    sources[LOUD_HUM] = Source(LOUD_HUM, "scenes", scenes=[loud_hum_scene(hall, rng) for _ in range(n_syn)])
+    sources[SHORT_QUIET] = Source(SHORT_QUIET, "scenes", scenes=[
+        ws.scene("quiet", hall.piece(3.0), ws.pea_trill(rng, None, 0.2), 0.0, rng) for _ in range(n_syn)])
+    sources["hall noise, no blow"] = Source("hall noise, no blow", "scenes", scenes=[
+        ws.scene("hall", hall.piece(3.0), None, 0.0, rng) for _ in range(n_syn)])
     return sources
 
 
-ROTATIONS = {
-    "A": {"robot-clips", "esc10 folds 1-3", "mix: robot blows in esc 1-3 + robot other", "pea-trill (tune seeds)",
-          "toy (tune seeds)", "hum (tune seeds)", "hall noise, no blow (tune seeds)"},
-    "B": {"r2k-clips", "esc10 folds 4-5", "mix: r2k blows in esc 4-5 + r2k other", "pea-trill (tune seeds)",
-          "toy (tune seeds)", "hum (tune seeds)", "hall noise, no blow (tune seeds)"},
+LOUD_HUM = "steady 0.8 kHz hum 20 dB over the hall"
+SHORT_QUIET = "short quiet pea blow (0.2 s, 0 dB)"
+# What session 1's tuning of the shipped thresholds saw of each source.
+USED = {
+    "robot-clips": "tuned",
+    "mix: robot blows in esc 1-3 + robot other": "blows",  # the robot blows and other clips were seen, esc noise not
+    "table": "recipe",  # the NegativeStream recipe (seeds 0-1) was; this seed was not
+    # Session 5 chose the refractory fix's follow-on window (8 frames, harmonic relations)
+    # looking at this set's false alarms (86 with the bare pitch rule, 71 unfixed, 73 chosen).
+    "esc10-negatives (all 400)": "refract",
 }
+
+
+def loud_hum_scene(hall: ws.HallNoise, rng: np.random.Generator) -> ws.Scene:
+    """Hall noise under a steady 0.8 kHz hum 20 dB louder than it, a blow 6-14 dB under the hum
+    (the hum the floor learns, louder than the whistle: issue #15's 'never heard' case)."""
+    bg = hall.piece(3.0)
+    bg = bg / ws.rms(bg)
+    t = np.arange(len(bg)) / RATE
+    bg = bg + (10 * np.sqrt(2) * np.sin(2 * np.pi * 800 * t + rng.uniform(0, 6.3))).astype(np.float32)
+    return ws.scene("loud-hum", bg, ws.pea_trill(rng) if rng.random() < 0.5 else ws.harmonic_toy(rng),
+                    float(rng.uniform(-14, -6)), rng)
 
 
 # -- scoring ----------------------------------------------------------------------------
@@ -213,33 +208,6 @@ def negative_hour(hours: float, seed: int, make: Callable[[], WhistleDetector]) 
             "events": alarms, "hits": 0, "whistles": 0, "latency_ms_p50": None, "latency_ms_p95": None, "contents": stream.describe()}
 
 
-def f1(results: dict[str, dict[str, object]]) -> float:
-    hits = sum(int(r["hits"]) for r in results.values())
-    whistles = sum(int(r["whistles"]) for r in results.values())
-    events = sum(int(r["events"]) for r in results.values())
-    false = sum(int(r["false_alarms"]) for r in results.values())
-    recall = hits / max(1, whistles)
-    precision = (events - false) / max(1, events)
-    return 2 * recall * precision / max(1e-9, recall + precision)
-
-
-def tune(sources: dict[str, Source], names: set[str]) -> tuple[DetectorParams, str]:
-    """The grid point with the best F1 over the tuning sources only."""
-    best: tuple[float, DetectorParams] | None = None
-    lines = []
-    keys = list(GRID)
-    for values in np.array(np.meshgrid(*GRID.values())).T.reshape(-1, len(keys)):
-        kw = {k: float(v) for k, v in zip(keys, values, strict=True)}
-        params = dataclasses.replace(DetectorParams(), **kw)
-        results = {n: run_source(sources[n], lambda p=params: WhistleDetector(p)) for n in sorted(names)}
-        score = f1(results)
-        lines.append(f"{kw} F1 {score:.3f}")
-        if best is None or score > best[0]:
-            best = (score, params)
-    assert best is not None
-    return best[1], "; ".join(lines)
-
-
 def fmt(v: object, width: int, digits: int = 3) -> str:
     if v is None:
         return "-".rjust(width)
@@ -248,17 +216,17 @@ def fmt(v: object, width: int, digits: int = 3) -> str:
     return str(v).rjust(width)
 
 
-def table(title: str, sources: dict[str, Source], tuned: set[str], params: DetectorParams, hours: float, seed: int) -> None:
+def table(title: str, sources: dict[str, Source], params: DetectorParams, hours: float, seed: int) -> None:
     print(f"\n== {title}")
     print(f"   {TARGETS}")
     print(f"   {'source':<44} {'used':<8} {'recall':>7} {'prec':>6} {'FA/h':>7} {'FA':>4} {'p50ms':>6} {'p95ms':>6}  notes")
     make = lambda: WhistleDetector(params)  # noqa: E731
     every = dict(sources)
     if hours > 0:
-        every[f"table noise {hours:g} h (NegativeStream)"] = Source("table", "stream", stream_hours=hours, stream_seed=seed + 3)
+        every[TABLE.format(hours=hours)] = Source("table", "stream", stream_hours=hours, stream_seed=seed + 3)
     for name, src in every.items():
         r = run_source(src, make)
-        used = "tuned" if name in tuned else "held out"
+        used = USED.get(src.name, "held out")
         notes = []
         if r.get("by_snr"):
             notes.append(str(r["by_snr"]))
@@ -345,7 +313,7 @@ def attribution(data: Path, rng: np.random.Generator) -> None:
 
 def calibrated_recall(seed: int) -> None:
     """The wizard's profile from 3 blows of a whistle against the generic detector, on 40 fresh blows of it."""
-    from calibration.whistle import _Progress, calibrate
+    from calibration.whistle import CalibrationError, _Progress, calibrate
     from hardware.testing.sensors import blocks_of
 
     print("\n== calibration: profile from 3 blows vs the generic detector, 40 fresh blows each in hall noise at -5..+15 dB")
@@ -364,8 +332,15 @@ def calibrated_recall(seed: int) -> None:
             b = make(rng) * 0.2
             b = b + ta.noise(len(b) / RATE, 0.003, seed=10 + i)[: len(b)]
             calib = np.concatenate([calib, b, ta.noise(0.6, 0.003, seed=2)])
-        profile, _ = calibrate(["P"], 3, lambda q=quiet: blocks_of(q), lambda _n, c=calib: blocks_of(c), lambda _n: None,
-                               _Progress(io.StringIO()), hear_distant=True)
+        try:
+            profile, _ = calibrate(["P"], 3, lambda q=quiet: blocks_of(q), lambda _n, c=calib: blocks_of(c),
+                                   lambda _n: None, _Progress(io.StringIO()), hear_distant=True)
+        except CalibrationError as e:
+            generic, _, _ = score_scenes(
+                [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)],
+                WhistleDetector)
+            print(f"   {name:<16} calibration failed ({e}); recall generic {generic.hits}/40")
+            continue
         scenes = [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)]
         generic, _, _ = score_scenes(scenes, WhistleDetector)
         tuned, _, _ = score_scenes(scenes, profile.detector)
@@ -378,8 +353,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hours", type=float, default=1.0, help="length of the table-noise stream (default 1 h)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--quick", action="store_true", help="fewer scenes, 0.1 h of table noise, no rotation B")
-    ap.add_argument("--no-tune", action="store_true", help="report the shipped defaults only (no grid)")
+    ap.add_argument("--quick", action="store_true", help="fewer scenes, 0.1 h of table noise")
     args = ap.parse_args()
     hours = 0.1 if args.quick else args.hours
     data = whistle_dir()
@@ -388,20 +362,14 @@ def main() -> int:
         print("shared data not found (BELLWETHER_SHARED_DATA): real-set tables skipped")
         speed()
         return 0
-    with tempfile.TemporaryDirectory() as tmp:
-        sources = build_sources(data, Path(tmp), args.seed, args.quick)
-        shipped = DetectorParams()
-        print("\nshipped defaults: " + ", ".join(f"{k} {getattr(shipped, k)}" for k in GRID)
-              + " (rotation A's grid choice, on its tuning sources only)")
-        for rot in ("A",) if args.quick else ("A", "B"):
-            tuned = ROTATIONS[rot]
-            if args.no_tune:
-                params, log = shipped, "not tuned (--no-tune): shipped defaults"
-            else:
-                params, log = tune(sources, tuned)
-            print(f"\nrotation {rot}: grid on {', '.join(sorted(tuned))}\n   {log}")
-            chosen = {k: getattr(params, k) for k in GRID}
-            table(f"rotation {rot}: chosen {chosen}", sources, tuned, params, hours if rot == "A" else 0.0, args.seed)
+    sources = build_sources(data, args.seed, args.quick)
+    shipped = DetectorParams()
+    print("\nshipped detector: session 4's (eb88db3) with its refractory fix, defaults untouched: "
+          + ", ".join(f"{f.name} {getattr(shipped, f.name)}" for f in dataclasses.fields(shipped)))
+    print("used: tuned = its thresholds were set on this source (session 1); blows = its blows were seen, "
+          "its noise not; recipe = the generator was, this seed not; refract = looked at for the refractory fix only; "
+          "held out = never seen")
+    table("every source, shipped defaults", sources, shipped, hours, args.seed)
     speed()
     attribution(data, np.random.default_rng(args.seed))
     calibrated_recall(args.seed)

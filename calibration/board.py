@@ -120,7 +120,7 @@ def install_defaults(game: str, players: int, config_dir: str | None = None, res
         if path.exists() and reset:
             path.rename(path.with_name(f"{path.name}.{time.strftime('%Y%m%d-%H%M%S')}.bak"))
         if not path.exists():
-            path.write_text(_shipped(game, f, players), encoding="utf-8")
+            save_text_atomic(path, _shipped(game, f, players))  # a full disk never leaves half a board file
         written.append(path)
     return written
 

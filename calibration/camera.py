@@ -320,12 +320,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _read_image(path: str) -> Any:
-    import cv2
+    from companion.errors import RecordError
+    from hardware.image_file import read_image
 
-    frame = cv2.imread(path)
-    if frame is None:
-        raise CalibrationError(f"cannot read image {path}")
-    return frame
+    try:
+        return read_image(path)  # size checked before decoding, truncated files refused
+    except RecordError as e:
+        raise CalibrationError(str(e)) from None
 
 
 def _live_frames(

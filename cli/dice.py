@@ -46,15 +46,9 @@ def _reader(args: argparse.Namespace):  # -> hardware.dice.reader.DiceReader
 
 
 def read(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from hardware.image_file import read_image
 
-    import cv2
-
-    from companion.errors import RecordError
-
-    frame = cv2.imread(args.image) if Path(args.image).is_file() else None  # imread warns on stderr otherwise
-    if frame is None:
-        raise RecordError(args.image, 0, "cannot read the image (missing, or not a PNG/JPEG)")
+    frame = read_image(args.image)  # size checked before decoding; one line for a bad file
     readings = _reader(args).read(frame, args.die)
     if args.json:
         print_json({"dice": [r.to_json() for r in readings]})

@@ -18,10 +18,8 @@ import sys
 from collections.abc import Sequence
 
 from companion import paths
-from companion.errors import BellwetherError
+from companion.errors import BellwetherError, os_reason
 from companion.game import shown
-
-from .common import os_reason
 
 log = logging.getLogger("bellwether")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import open_store
+from .common import check_output, open_store
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,6 +26,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     fmt(args.format)  # a bad format is named before the store is opened
     since = parse_since(args.since) if args.since else None
+    check_output(args)
     with open_store(args) as store:
         text, count = render(store, args.format, since, args.incomplete, location=args.location)
     if args.output:

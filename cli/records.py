@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
-from pathlib import Path
 
-from companion import paths, records, registry
+from companion import records, registry
 from companion.config import save_text_atomic
-from companion.errors import ConfigError, RecordError, StoreError
+from companion.errors import RecordError, os_reason
 from companion.game import shown
 from companion.session import Session
 
-from .common import open_store, os_reason, print_json
+from .common import check_output, open_store, print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -77,23 +75,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _is_database(output: Path, database: Path) -> bool:
-    """Would writing ``output`` overwrite the live database or its WAL/shared-memory files?"""
-    out = output.expanduser().resolve()
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        db = Path(f"{database}{suffix}")
-        if out == db.resolve() or (out.exists() and db.exists() and os.path.samefile(out, db)):
-            return True
-    return False
-
-
 def cmd_export(args: argparse.Namespace) -> int:
-    database = paths.database_path(getattr(args, "data_dir", None))
-    if args.output is not None:
-        if not args.output.strip():
-            raise ConfigError("-o", "output", "a file path", args.output)
-        if _is_database(Path(args.output), database):
-            raise StoreError(f"will not export onto the game database itself ({args.output}): choose another file")
+    check_output(args)
     with open_store(args) as store:
         session = Session.resume(store, args.id)
         text = records.dumps(session.record(exported=time.strftime("%Y-%m-%dT%H:%M:%S%z")))

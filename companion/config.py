@@ -286,7 +286,7 @@ def save_text_atomic(path: str | os.PathLike[str], text: str, *, make_folder: bo
         p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
-        with open(fd, "w", encoding="utf-8") as f:
+        with open(fd, "w", encoding="utf-8", newline="") as f:  # the text as given (a CSV's \r\n stays \r\n)
             f.write(text)
             f.flush()
             os.fsync(f.fileno())  # the new text is on disk before it replaces the old

@@ -7,6 +7,8 @@ and the UI/CLI catch ``BellwetherError`` to show one clean line to users.
 
 from __future__ import annotations
 
+import errno
+
 QUOTE_LIMIT = 60  # characters of a bad value an error message repeats
 
 
@@ -17,6 +19,13 @@ def brief(value: object, limit: int = QUOTE_LIMIT) -> str:
     except (RecursionError, ValueError):  # a value nested past Python's limits, an int past its digit limit
         text = f"<a {type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def os_reason(e: OSError, again: str = "try again") -> str:
+    """An OSError in a few words: 'the disk is full' rather than '[Errno 28] ...'."""
+    if e.errno == errno.ENOSPC:
+        return f"the disk is full: free space and {again}"
+    return e.strerror or str(e)
 
 
 class BellwetherError(Exception):

@@ -28,14 +28,24 @@ State = Any  # each game's own frozen dataclass
 MAX_NAME = 40  # characters of a player's name: room on the 800x480 screen and in a line of output
 
 
+# Unicode categories that must not reach a terminal, a screen or an export raw: control
+# (ESC, newline, tab), format (bidi overrides) and the line/paragraph separators.
+CONTROL = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
 def printable(text: str) -> bool:
     """No control or format characters (ESC, newline, bidi overrides): safe on a terminal and a screen."""
-    return not any(unicodedata.category(c) in ("Cc", "Cf") for c in text)
+    return not any(unicodedata.category(c) in CONTROL for c in text)
 
 
 def shown(text: str) -> str:
     """``text`` with any control or format character written as an escape (``\\x1b``), for a terminal."""
-    return "".join(repr(c)[1:-1] if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in CONTROL else c for c in text)
+
+
+def without_control(text: str) -> str:
+    """``text`` with every control or format character left out (for a CSV cell or a JSON name)."""
+    return "".join(c for c in text if unicodedata.category(c) not in CONTROL)
 
 
 # Set while a stored game is reopened: its names were accepted when it was created,
@@ -140,6 +150,16 @@ class Outcome:
         if self.won is not None:
             return self.ranking if self.won else ()
         return self.winners or self.ranking[:1]
+
+    def words(self) -> str:
+        """The result in words for a screen or an export: the game's ``headline``, else
+        who won ("Ann wins", "Ann and Bob share the win"); empty when no one did."""
+        if self.headline:
+            return self.headline
+        winners = self.winner_names()
+        if len(winners) > 1:
+            return f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
+        return f"{winners[0]} wins" if winners else ""
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"ranking": list(self.ranking), "tie_break": self.tie_break}

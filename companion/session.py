@@ -55,7 +55,7 @@ class Session:
         # history=False (replay and validate of a record): only the current state is
         # kept, so memory does not grow with the record's length; no undo, no log.
         self.history = history
-        self._count = 0  # events in effect
+        self._applied = 0  # events applied without history (with it, len(self._done) says)
         self._states: list[State] = [game.initial_state(self.setup)]
         self._done: list[Event] = []  # events in effect, oldest first
         self._redo: list[Event] = []  # undone events, most recently undone last
@@ -139,7 +139,7 @@ class Session:
     @property
     def event_count(self) -> int:
         """How many events are in effect (kept with or without history)."""
-        return self._count
+        return len(self._done) if self.history else self._applied
 
     @property
     def can_undo(self) -> bool:
@@ -167,14 +167,13 @@ class Session:
         new = self.game.apply(self.state, event)
         if not self.history:
             self._states[-1] = new
-            self._count += 1
+            self._applied += 1
             return new
         turn, phase = self.game.turn_phase(self.state)
         self._persist("apply", event, turn, phase, new)
         self._done.append(event)
         self._states.append(new)
         self._redo.clear()
-        self._count = len(self._done)
         return new
 
     def undo(self, steps: int = 1) -> State:
@@ -202,7 +201,6 @@ class Session:
             self._persist("redo", event, turn, phase, new)
             self._done.append(self._redo.pop())
             self._states.append(new)
-            self._count = len(self._done)
         return self.state
 
     def undo_to(self, count: int) -> State:
@@ -218,19 +216,16 @@ class Session:
             self._states.append(self.game.apply(self.state, event))
             self._done.append(event)
             self._redo.clear()
-            self._count = len(self._done)
             return event
         if op == "undo":
             undone = self._done.pop()
             self._states.pop()
             self._redo.append(undone)
-            self._count = len(self._done)
             return undone
         if op == "redo":
             redone = self._redo.pop()
             self._states.append(self.game.apply(self.state, redone))
             self._done.append(redone)
-            self._count = len(self._done)
             return redone
         raise StoreError(f"unknown log operation {op!r}")
 
@@ -265,5 +260,5 @@ class Session:
             "outcome": None if outcome is None else outcome.to_dict(),
             "state": self.game.state_json(self.state),
             "prompt": self.prompt().to_dict(),
-            "events": self._count,
+            "events": self.event_count,
         }

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import logging
 import os
 import sqlite3
 import time
@@ -29,9 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import aside_name
-from .errors import StoreError
-
-log = logging.getLogger(__name__)
+from .errors import StoreError, os_reason
 
 APPLICATION_ID = 0x42574554  # "BWET": marks the file as Bellwether's
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -147,9 +144,10 @@ def _machine_reason(e: BaseException, path: Path, again: str) -> str:
             return f"the disk failed to read or write ({e}); check it and {again}"
         return str(e)
     if isinstance(e, OSError):
-        if e.errno == errno.ENOSPC:
-            return f"the disk is full: free space and {again}"
-        return f"{e.filename or path}: {e.strerror or e}"
+        reason = os_reason(e, again)
+        # Another file (the data folder, a link's target) is named; the database itself already is.
+        other = e.filename is not None and str(e.filename) != str(path) and e.errno != errno.ENOSPC
+        return f"{e.filename}: {reason}" if other else reason
     return str(e)
 
 
@@ -244,8 +242,8 @@ class Store:
             src = Path(f"{self.path}{suffix}")
             if src.exists():
                 src.rename(Path(f"{target}{suffix}"))
+        # Shown (and logged) by whoever opened the store: the app's message line, the CLI's one line.
         self.notice = f"The game database {self.path} could not be used: {reason}. It was moved to {target}; starting with an empty one."
-        log.warning(self.notice)
 
     def _migrate(self) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
@@ -347,6 +345,22 @@ class Store:
                 "SELECT id, game, setup, created, updated, summary FROM sessions ORDER BY updated DESC, id DESC"
             ).fetchall()
         return [SessionInfo(r[0], r[1], json.loads(r[2]), r[3], r[4], json.loads(r[5])) for r in rows]
+
+    def delete_session(self, session_id: int) -> None:
+        """Remove a stored game and all its entries (Home's Delete), in one transaction."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM entries WHERE session_id=?", (session_id,))
+            if db.execute("DELETE FROM sessions WHERE id=?", (session_id,)).rowcount == 0:
+                raise StoreError(f"no stored game with id {session_id} (see 'bellwether sessions')")
+
+    def abandon_session(self, session_id: int) -> None:
+        """Mark an unfinished game abandoned (Home's Abandon): it stays in the history, its entries kept.
+
+        The mark lives in the summary, so a game played on after all is no longer abandoned.
+        """
+        summary = {**self.session(session_id).summary, "abandoned": True}
+        with self._transaction() as db:
+            db.execute("UPDATE sessions SET summary=? WHERE id=?", (json.dumps(summary), session_id))
 
     def entries(self, session_id: int) -> Iterator[Entry]:
         with self._reading():

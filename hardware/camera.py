@@ -95,17 +95,19 @@ class StillImage:
     """One photo (or a list of photos, in turn), as if a camera looked at it."""
 
     def __init__(self, paths: str | Path | Sequence[str | Path], loop: bool = True) -> None:
-        import cv2
+        from companion.errors import RecordError
+
+        from .image_file import read_image
 
         self.paths = [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
         if not self.paths:
             raise SensorError("no image given")
         self.frames = []
         for p in self.paths:
-            frame = cv2.imread(str(p))
-            if frame is None:
-                raise SensorError(f"cannot read image {p}")
-            self.frames.append(frame)
+            try:
+                self.frames.append(read_image(p))
+            except RecordError as e:
+                raise SensorError(str(e)) from None
         self.loop = loop
         self.i = 0
         self.description = f"image {self.paths[0].name}" + (f" (+{len(self.paths) - 1})" if len(self.paths) > 1 else "")

@@ -136,6 +136,41 @@ def test_production_code_never_imports_the_test_backends():
 # Cycles that exist today in files this change does not own, each with why it
 # is left: the test fails on any other cycle, and when one of these is mended
 # (so the list cannot quietly go stale).
+# What the pure core may not load: the other layers, the window toolkit, the device libraries.
+NOT_IN_THE_CORE = ("hardware", "ui", "calibration", "cli", "kivy", "cv2", "pyaudio", "gpiozero")
+
+
+def _forbidden_in_core(path: Path) -> list[str]:
+    """The modules of NOT_IN_THE_CORE that ``path`` imports when it runs (inside functions too)."""
+    found = []
+    for node in _runtime_nodes(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            targets = [node.module or ""]
+        else:
+            continue
+        found += [t for t in targets if t.split(".")[0] in NOT_IN_THE_CORE]
+    return found
+
+
+def test_the_core_imports_no_other_layer_and_no_device_or_window_library():
+    """docs/architecture.md: companion/ knows nothing of Kivy or devices."""
+    offenders = [
+        f"{name} imports {target}"
+        for name, path in _modules().items()
+        if name.split(".")[0] == "companion"
+        for target in _forbidden_in_core(path)
+    ]
+    assert offenders == []
+
+
+def test_the_core_check_sees_a_forbidden_import(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("import numpy\ndef f():\n    from kivy.app import App\n    import hardware.audio\n    from . import ui\n")
+    assert sorted(_forbidden_in_core(path)) == ["hardware.audio", "kivy.app"]
+
+
 KNOWN_CYCLES = {
     # ui/boards/__init__.py imports .generic inside a function (the fallback
     # picture) and generic.py takes Picture from the package: mend by moving

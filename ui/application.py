@@ -121,6 +121,7 @@ class BellwetherApp(App):
         clipping.install(Window)
         self.store = Store(paths.database_path(self.options.data_dir))
         if self.store.notice:
+            log.warning(self.store.notice)  # the journal keeps it after the screen moves on
             self.message = self.store.notice
         root = Screens()
         Window.bind(on_key_down=self._on_key_down)
@@ -428,13 +429,13 @@ class BellwetherApp(App):
                 self.submit(event)
         if status_changed:
             self.sensor_summary = summarise(self.hub)
+            offline = len(self.hub.offline())
+            self.sensor_summary_short = f"Sensors: {offline} offline" if offline else "Sensors online"
             fresh = [i for i in self.hub.ignored.values() if i.path not in self._told_ignored]
             if fresh:  # a broken profile: the sensor runs on defaults, and the table is told which file
                 self._told_ignored.update(i.path for i in fresh)
                 more = f" (and {len(fresh) - 1} more: see the sensor line)" if len(fresh) > 1 else ""
                 self.message = fresh[0].text() + more
-            offline = len(self.hub.offline())
-            self.sensor_summary_short = f"Sensors: {offline} offline" if offline else "Sensors online"
             self.changed()
 
     def _calibrating(self) -> bool:

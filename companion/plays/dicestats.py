@@ -152,10 +152,13 @@ def session_rolls(session: Session) -> list[Roll]:
 def stored_rolls(store: Store, cache: dict[tuple[int, float], list[Roll]] | None = None) -> list[Roll]:
     """Every stored game's rolls.  Each game is replayed (about 10 ms a game on
     a desktop, benchmarks/plays_bench.py); with ``cache`` a game unchanged since
-    (same id, same last update) is not replayed again."""
+    (same id, same last update) is not replayed again, and the entries of games
+    since changed or gone are dropped (the cache holds the store as it is now)."""
     rolls = []
+    current = set()
     for info in store.sessions():
         key = (info.id, info.updated)
+        current.add(key)
         if cache is not None and key in cache:
             rolls.extend(cache[key])
             continue
@@ -166,6 +169,9 @@ def stored_rolls(store: Store, cache: dict[tuple[int, float], list[Roll]] | None
         if cache is not None:
             cache[key] = found
         rolls.extend(found)
+    if cache is not None:
+        for stale in cache.keys() - current:
+            del cache[stale]
     return rolls
 
 

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.config import save_text_atomic
+from companion.errors import os_reason
 from companion.store import Store
 
 from . import bgstats, csvout
-from .model import ExportError, Play, plays
+from .model import ExportError, Play, clean_name, plays
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ def render(store: Store, format_name: str, since: dt.date | None = None, incompl
     if sessions is not None:
         wanted = set(sessions)
         chosen = [p for p in chosen if p.session_id in wanted]
-    return f.render(chosen, location), len(chosen)
+    # The location is typed like a name (--location, a settings field): cleaned the same way.
+    return f.render(chosen, clean_name(location)), len(chosen)
 
 
 def default_name(format_name: str, now: dt.datetime | None = None) -> str:
@@ -53,34 +55,16 @@ def default_name(format_name: str, now: dt.datetime | None = None) -> str:
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> Path:
-    """Write next to ``path``, fsync, then rename over it: a pulled USB stick or a
-    power cut leaves the old file or the new one, never half of one."""
+    """Write ``text`` to ``path`` the way every Bellwether file is written
+    (``save_text_atomic``: a pulled USB stick or a power cut leaves the old file
+    or the new one, never half of one), with a failure as an ExportError."""
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise ExportError(f"cannot write {target}: the folder {folder} does not exist")
+    if not target.parent.is_dir():
+        raise ExportError(f"cannot write {target}: the folder {target.parent} does not exist")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        return save_text_atomic(target, text, make_folder=False)
     except OSError as e:
-        raise ExportError(f"cannot write {target}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, target)
-    except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise ExportError(f"cannot write {target}: {e.strerror or e}") from None
-    try:  # the rename itself on disk (not every file system lets a folder be opened)
-        dirfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dirfd)
-        finally:
-            os.close(dirfd)
-    except OSError:
-        pass
-    return target
+        raise ExportError(f"cannot write {target}: {os_reason(e)}") from None
 
 
 def share_folders(data_dir: str | os.PathLike[str], roots: Sequence[str] = ("/media", "/run/media")) -> list[tuple[str, Path]]:

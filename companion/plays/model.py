@@ -4,12 +4,12 @@ scores, who won, who started), independent of any export format."""
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion import registry
 from companion.errors import BellwetherError
+from companion.game import without_control
 from companion.session import Session
 from companion.store import SessionInfo, Store
 
@@ -61,7 +61,7 @@ class Play:
 def clean_name(name: str) -> str:
     """A name as the table typed it, without control characters (tabs, newlines,
     escapes) that would break a CSV row or a BG Stats name."""
-    return "".join(ch for ch in name if unicodedata.category(ch) not in ("Cc", "Zl", "Zp")).strip()
+    return without_control(name).strip()
 
 
 COLOUR_KEYS = ("colour", "color", "character")
@@ -103,12 +103,7 @@ def play_of(session: Session, info: SessionInfo) -> Play:
     else:
         winners = outcome.winner_names()
         ranking = outcome.ranking
-        if outcome.headline:
-            result = outcome.headline
-        elif len(winners) > 1:
-            result = f"{' and '.join(map(clean_name, winners))} share the win"
-        else:
-            result = f"{clean_name(winners[0])} wins" if winners else "no winner"
+        result = clean_name(outcome.words()) or "no winner"
     cooperative = game.cooperative or (outcome is not None and outcome.won is not None)
     rank = {n: (1 if n in winners or cooperative else i + 1) for i, n in enumerate(ranking)}
     setup_players = {p["name"]: p for p in session.setup.get("players", [])}

@@ -94,12 +94,12 @@ def _match(true: list[Any], read: list[Any]) -> int:
 def evaluate(items: list[Item], read: Callable[[np.ndarray], list[DieReading]]) -> Result:
     import cv2
 
+    from hardware.image_file import read_image
+
     cv2.setNumThreads(1)
     result = Result()
     for item in items:
-        frame = cv2.imread(str(item.path)) if item.path.is_file() else None
-        if frame is None:
-            raise RecordError(str(item.path), 0, "cannot read the image")
+        frame = read_image(item.path)
         started = time.process_time()
         readings = read(frame)
         result.ms.append(1000.0 * (time.process_time() - started))

@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .audio import RATE, envelope, pink_noise, place, speech
+from hardware.signals import RATE, envelope, place
+
+from .audio import pink_noise, speech
 
 HOP = 256
 

@@ -1,41 +1,41 @@
 """The streaming whistle detector: blocks of 16 kHz audio in, detections out.
 
-Evidence, per STFT frame (all frames of a block at once, in numpy):
+Each block is cut into STFT frames and each frame gets a few numbers, all
+computed for the block's frames at once with numpy:
 
-- **whitened spectrum**: each bin's power over its own adaptive noise floor
-  (falls fast, rises slowly in dB, frozen while a blow is on but never
-  longer than ``max_blow_s``).  A hum, a fan or a crowd that is always
-  there sits at 0 dB however loud it is; only what rises above its own
-  floor counts, and only by how far it rises (``floor_margin_db``).
-- **concentration**: the share of that excess, over 250 Hz-7.8 kHz, that
-  lies in one whistle-sized window (+-``half_width_hz``, wide enough for a
-  pea's trill sidebands) and at the window's harmonics.  A whistle puts
-  nearly all its excess there; speech, laughter, music, dice, rain and
-  engines spread theirs.  The window's centre must lie in ``band_hz``.
-- **harmonic reasoning**: excess at a half, third or quarter of the
-  window's centre makes the window a harmonic of that fundamental, if the
-  series is complete (a line at c/3 needs one at 2c/3 too: a hum at a
-  third of the pitch is not a fundamental).  A fundamental below the band (a voice,
-  a rooster, a baby) fails the frame; one in the band is the whistle's
-  (toys often sound their 2nd harmonic loudest).
-- **band SNR**: the window's power against its noise floor.
-- **voice comb**: lines at a voice's pitch spacing either side of the peak
-  (speech and laughter holding one loud harmonic).
+- **peak**: the strongest bin in the detection band (refined by parabolic
+  interpolation) and its energy over +-2 bins (a trill smears its line);
+- **tonality**: that energy against the band's median bin, i.e. a narrow peak
+  rather than broadband energy (dice, claps, breath);
+- **harmonic check**: a tonal line at 1/2, 1/3 or 1/4 of the peak makes the
+  peak a harmonic; the fundamental is then taken instead (toy whistles often
+  sound their 2nd harmonic loudest), and a fundamental below the band (a
+  voice at 150 Hz) fails the frame;
+- **dominance**: the peak bin against the strongest bin from 250 Hz to
+  7.5 kHz away from it and from the fundamental's multiples; speech and
+  music have many lines of similar strength, a whistle has one (plus, for
+  toys, its own harmonics);
+- **voice comb**: lines at equal spacing (94-406 Hz, a voice's pitch) either
+  side of the peak, with valleys between: the peak is a vowel's harmonic;
+- **SNR**: the peak against an adaptive per-bin noise floor (falls fast, rises
+  slowly in dB, frozen while a blow is on but never longer than
+  ``max_blow_s``) so a fridge hum or a servo whine stops counting.
 
-Decision: evidence is **pooled** over the last ``pool_frames`` frames (about
-100 ms).  A blow is reported once ``min_frames`` of them pass the loose
-("off") thresholds at a consistent window centre, ``min_strong_frames`` of
-those the strict ("on") ones, spanning ``min_duration_s``, and most are not
-voice-like; a few bad frames in between (a trill's chop, a hum's swell, a
-frame where a low tone stole the harmonic check) cost nothing.  A reported
-blow lasts while frames near its pitch keep passing (gaps up to
-``max_gap_frames``); then a refractory period makes one blow one event.
-Only frames near the reported pitch extend it, so a stray noise frame at
-another pitch cannot hide the next blow.
+A blow starts on a frame passing the strict ("on") thresholds and must then
+hold, frame after frame, through the loose ("off") ones at the same pitch
+and loudness (hysteresis; after it is reported a short gap is allowed for
+the pea's chop).  Once it has lasted ``min_duration_s`` it is reported,
+unless most of its frames were voice-like; a refractory period, extended
+only by frames near the reported blow's pitch, then makes one blow one
+event.  The only Python loop runs over frames (about 4 per block), never
+over samples.
 
-Window and hop: 512 samples (32 ms), hop 256 (16 ms): 31 Hz bins part a
-whistle from voice harmonics while the window stays short.  With 64 ms live
-blocks an event comes out about 80-140 ms after the onset.
+Window and hop: 512 samples (32 ms) with a hop of 256 (16 ms).  The 31 Hz
+bins are narrow enough to part a whistle's line from voice harmonics (90 Hz
+and more apart) while the window is short, so a blow is certain about
+``min_duration_s`` + one window after it starts; with 64 ms live blocks the
+event comes out 80-150 ms after the onset.  A longer window would sharpen
+the line but add its length to every detection's latency.
 """
 
 from __future__ import annotations
@@ -50,45 +50,42 @@ RATE = 16_000
 N_FFT = 512
 HOP = 256
 assert N_FFT == 2 * HOP  # process() builds frames from pairs of hops
-BIN_HZ = RATE / N_FFT
+PEAK_HALF_WIDTH = 2  # bins either side counted in the peak's energy (+-62 Hz: trills smear)
+NEAR_BINS = 8  # +-250 Hz around the peak belong to it (trill sidebands), not to "elsewhere"
 EPS = 1e-20
-WIDE_HZ = (250.0, 7800.0)  # where the excess a whistle must dominate is counted
-SUB_OVER_EVEN = 3.0  # a sub-harmonic or harmonic line holds this many times a typical bin's excess
-SUB_MIN_EXCESS = 20.0  # ... and at least this much excess in all (in floors): a line, not the floor's jitter
-TOWER_DB = 15.0  # this far over the strict SNR (and half as far over the strict dominance), share matters less
-LOW_HZ = 1000.0  # hum, motors and a crowd's rumble live below this
-HARMONICS = 8  # windows at 1..8 x the fundamental (up to 7.8 kHz) count as the whistle's
-COMB_MIN_BINS = 3  # spacings from 94 Hz up to the band's low edge: a fundamental below the band
+WIDE_HZ = (250.0, 7500.0)  # where dominance looks for competing lines
+_DIVISORS = np.array([2, 3, 4])
+SUB_LINE_OVER_MEDIAN = 30.0  # 15 dB: what makes a sub-harmonic bin a line rather than noise
+_COMB_D = np.arange(3, 14)  # voice pitch spacings looked for, in bins (94-406 Hz)
+_COMB_LINES = np.concatenate([(s * _COMB_D[:, None] + np.arange(-1, 2)[None, :]).ravel() for s in (-1, 1)])
+_COMB_VALLEYS = np.concatenate([s * ((_COMB_D + 1) // 2) for s in (-1, 1)])
+_PEAK = np.arange(-PEAK_HALF_WIDTH, PEAK_HALF_WIDTH + 1)
 _NEAR = np.arange(-1, 2)
-_SUB_FRACTIONS = np.array([1 / 2, 1 / 3, 2 / 3, 1 / 4, 3 / 4])
-_MULTIPLES = np.arange(1, HARMONICS + 1)
-_RELATIONS = (1.0, 2.0, 3.0, 0.5, 1 / 3)
-_SMOOTH = np.full(7, 1 / 7)
+# A weak frame this close after the last one of a reported sound still belongs to it
+# (128 ms: shorter than the 0.3 s refractory, so a lone frame at its end cannot renew it).
+QUIET_FOLLOW_FRAMES = 8
+_QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
 
 
 @dataclass(frozen=True)
 class DetectorParams:
-    band_hz: tuple[float, float] = (800.0, 6000.0)  # the fundamental (window centre) must lie here
-    half_width_hz: float = 250.0  # the whistle's window: +- this around its centre (trills smear)
-    floor_margin_db: float = 6.0  # a bin counts by how far it stands above this much over its floor
-    on_share: float = 0.65  # strict: share of the excess in the whistle's windows
-    off_share: float = 0.45  # loose
-    on_snr_db: float = 10.0  # strict: window power over its noise floor
-    off_snr_db: float = 5.0  # loose
-    on_dominance_db: float = 3.0  # strict: the window's strongest whitened bin over any other line's
-    off_dominance_db: float = -100.0  # loose: off (a trill's sidebands, a swell of noise: pooling copes)
-    low_discount_db: float = 4.0  # below LOW_HZ a competing line must be this much louder to count
-    near_hz: float = 800.0  # lines this close to the fundamental's multiples are the whistle's (a pea's sidebands)
-    sub_harmonic_share: float = 0.02  # excess at c/2 (c/3 and 2c/3) this large vs the window: c is a harmonic
+    band_hz: tuple[float, float] = (800.0, 6000.0)  # fundamental must lie here
+    on_tonality_db: float = 20.0
+    off_tonality_db: float = 9.0
+    on_dominance_db: float = 12.0
+    off_dominance_db: float = 5.0
+    on_snr_db: float = 12.0
+    off_snr_db: float = 6.0
+    sub_harmonic_db: float = 20.0  # a tonal line at f/2, f/3 or f/4 within this of the peak makes f a harmonic
     voice_db: float = -20.0  # a comb of lines this close to the peak makes a frame voice-like
     max_voiced_fraction: float = 0.5  # more voice-like frames than this and the "blow" was a voice
-    pool_frames: int = 6  # evidence pooled over this many frames (16 ms apart: ~100 ms)
-    min_frames: int = 4  # frames of the pool that must pass the loose thresholds
-    min_strong_frames: int = 2  # ... of which this many the strict ones
-    min_duration_s: float = 0.064  # from the first passing frame's start half-hop to the last one's end
-    max_jump: float = 0.08  # pitch span of the pooled frames (and a reported blow's frames from its pitch)
-    max_drop_db: float = 20.0  # pooled frames spanning more loudness than this are a ringing click, not a blow
-    max_gap_frames: int = 4  # frames a reported blow may drop out (pea chop, a breath) and go on
+    voice_patience_frames: int = 8  # frames to wait for a voiced-looking start to prove itself a whistle
+    min_duration_s: float = 0.048  # from the first strong frame's start half-hop to the last one's end half-hop
+    min_strong_frames: int = 3
+    max_gap_frames: int = 2  # frames a reported blow may drop out (pea chop, a breath) and go on
+    max_misses_before_detection: int = 0  # frames a blow may miss before it is reported
+    max_jump: float = 0.1  # relative pitch change from the held pitch still the same blow
+    max_drop_db: float = 15.0  # a frame this far below the blow's loudest is its end
     refractory_s: float = 0.3
     min_level_db: float = -200.0  # quieter blows are another table's (calibration sets it; off by default)
     max_blow_s: float = 4.0  # no blow is longer: a tone that lasts is learned as room noise
@@ -119,25 +116,21 @@ class Detection:
 
 
 @dataclass
-class _Frame:
-    j: int
-    strong: bool
-    weak: bool
-    centre: float  # window centre, Hz (the pitch the pool must agree on)
-    hz: float  # fundamental, Hz (sub-bin)
-    h2: float
-    level: float
-    margin: float
-    voice: float
-    share: float
-
-
-@dataclass
 class _Blow:
-    hz: float  # the reported pitch (window centre): only frames near it extend the blow
+    onset: float
+    start_frame: int
     last_good: int
     last_end: float
-    onset: float
+    hz: list[float]
+    h2: list[float]
+    level: list[float]
+    margin: list[float]
+    voice: list[float]
+    recent_hz: list[float]  # the last 3 good frames: the pitch the blow holds
+    loudest: float
+    strong: int = 1
+    misses: int = 0
+    emitted: bool = False
 
 
 class WhistleDetector:
@@ -152,34 +145,23 @@ class WhistleDetector:
     ) -> None:
         if rate != RATE:
             raise ValueError(f"the detector runs at {RATE} Hz; resample first (got {rate})")
-        self.params = p = params or DetectorParams()
+        self.params = params or DetectorParams()
         self.attribute = attribute
+        p = self.params
         self._win = np.hanning(N_FFT).astype(np.float32)
-        n_bins = N_FFT // 2 + 1
-        self._w = max(1, round(p.half_width_hz / BIN_HZ))
-        self._lo_all = round(WIDE_HZ[0] / BIN_HZ)
-        self._hi_all = round(WIDE_HZ[1] / BIN_HZ)
-        self._klo = max(int(np.ceil(p.band_hz[0] / BIN_HZ)), self._lo_all + self._w)
-        self._khi = min(int(p.band_hz[1] / BIN_HZ), self._hi_all - self._w)
+        freqs = np.fft.rfftfreq(N_FFT, 1 / RATE)
+        self._klo = int(np.searchsorted(freqs, p.band_hz[0]))
+        self._khi = int(min(np.searchsorted(freqs, p.band_hz[1], side="right"), len(freqs) - PEAK_HALF_WIDTH - 1))
         if self._khi - self._klo < 4:
             raise ValueError(f"detection band {p.band_hz} is too narrow")
-        self._fund_lo = p.band_hz[0] / BIN_HZ  # a fundamental below this fails the frame
-        self._margin = 10 ** (p.floor_margin_db / 10)
-        self._n_bins = n_bins
-        centres = np.arange(self._klo, self._khi + 1)
-        self._win_lo, self._win_hi = centres - self._w - self._lo_all, centres + self._w + 1 - self._lo_all
-        self._offsets = np.arange(-self._w, self._w + 1)
-        self._bin_index = np.arange(self._lo_all, self._hi_all + 1, dtype=float)
-        self._near_bins = max(self._w, round(p.near_hz / BIN_HZ))
-        # Below 1 kHz (hum, motors, a crowd's rumble) another line must be this much louder to count.
-        self._other_weight = np.where(self._bin_index * BIN_HZ < LOW_HZ, 10 ** (-p.low_discount_db / 10), 1.0)
-        # Comb spacings: any fundamental below the band (voices, babies, roosters).
-        d = np.arange(COMB_MIN_BINS, max(COMB_MIN_BINS + 1, int(p.band_hz[0] / BIN_HZ)))
-        self._comb_d = d
-        self._comb_lines = np.concatenate([(s * d[:, None] + _NEAR[None, :]).ravel() for s in (-1, 1)])
-        self._comb_valleys = np.concatenate([s * ((d + 1) // 2) for s in (-1, 1)])
+        self._bins = np.arange(len(freqs))
+        self._wide = slice(int(np.searchsorted(freqs, WIDE_HZ[0])), int(np.searchsorted(freqs, WIDE_HZ[1])))
+        self._wide_bins = self._bins[self._wide][None, :]
+        self._sub_ratio = 10 ** (-p.sub_harmonic_db / 10)
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
-        self._on = np.array([p.on_share, p.on_snr_db])
+        on = np.array([p.on_tonality_db, p.on_dominance_db, p.on_snr_db])
+        off = np.array([p.off_tonality_db, p.off_dominance_db, p.off_snr_db])
+        self._on, self._off = on, off
         self.reset()
 
     def reset(self) -> None:
@@ -187,14 +169,15 @@ class WhistleDetector:
         self._buf = np.zeros(0, np.float32)
         self._samples = 0
         self._frame = 0  # index of the next frame
-        self._set_noise(None if self._initial_noise is None else self._initial_noise.copy())
-        self._pool: list[_Frame] = []
+        self._noise = None if self._initial_noise is None else self._initial_noise.copy()
         self._blow: _Blow | None = None
         self._quiet_until = -1.0  # refractory: no new blow before this stream time
-        self._quiet_hz = 0.0  # ... and only frames near this pitch extend it,
-        self._quiet_last = -1  # ... following on from this frame
-        self._busy_since: float | None = None  # when the floor was frozen for a (possible) blow
-        self._idle_since: float | None = None  # when the last such run went quiet
+        # The pitch of the reported blow the refractory period follows (None after a
+        # dropped voice or a far quieter blow: then any weak frame extends it), and
+        # the last frame that was the blow or extended the quiet.
+        self._quiet_hz: float | None = None
+        self._quiet_last = -1
+        self._gap = 0
 
     @property
     def time(self) -> float:
@@ -221,14 +204,15 @@ class WhistleDetector:
         first = self._frame
         self._frame += n_frames
         self._buf = buf[n_frames * HOP :]
-        spec = np.fft.rfft(frames * self._win, axis=1)
-        power = spec.real**2 + spec.imag**2
+        power = np.abs(np.fft.rfft(frames * self._win, axis=1)) ** 2
         if self._noise is None:
             # First sound heard: the quietest of these frames is the room until we learn better.
-            self._set_noise(power.min(axis=0) + EPS)
-        busy = bool(self._pool) or self._blow is not None or first * HOP / RATE < self._quiet_until
+            self._noise = power.min(axis=0) + EPS
+        # Only a strong frame can start a blow, unless one is under way or was
+        # just reported (its weak frames then extend the refractory period).
+        busy = self._blow is not None or first * HOP / RATE < self._quiet_until
         feats = self.features(power, full=busy)
-        detections = self._decide(feats, first, self.time) if (feats["weak"].any() or busy) else []
+        detections = self._decide(feats, first, self.time) if feats["weak"].any() or self._blow else []
         self._track_noise(power)
         return detections
 
@@ -237,141 +221,82 @@ class WhistleDetector:
 
         Written for few numpy calls rather than elegance: at 4 frames per
         block the cost is per call, not per element.  With ``full=False`` (no
-        blow under way or pooled) a block where no frame's best window holds
-        even half the loose share stops after the cheapest measures, and any
-        block without a frame passing the loose thresholds before the pitch,
-        harmonics and voice measures: most blocks of a game.
+        blow under way, none just reported) a block where no frame could
+        start a blow stops after the cheap measures: most blocks of a game.
         """
-        p = self.params
-        n = len(power)
-        rows = np.arange(n)[:, None]
-        w, lo, hi = self._w, self._lo_all, self._hi_all
-        top = hi - lo + 1
-        ratio = power[:, lo : hi + 1] / self._floor[lo : hi + 1]
-        excess = np.maximum(ratio - self._margin, 0.0)
-        cs = np.zeros((n, top + 1))
-        np.cumsum(excess, axis=1, out=cs[:, 1:])  # cs[:, i] = sum of excess[:, :i]
-        total = cs[:, -1] + EPS
-        sums = cs[:, self._win_hi] - cs[:, self._win_lo]
-        best = sums.argmax(axis=1)
-        main = sums[rows[:, 0], best]
-        # The window's centre of excess, not its argmax: a window sum is flat while the
-        # line stays inside it, and a trill's line wanders; the centroid holds still.
-        around = best[:, None] + self._klo - lo + self._offsets[None, :]
-        centroid = best + self._klo + (excess[rows, around] @ self._offsets) / (main + EPS)
-        # Once more around that centre (the first window sat wherever the line first
-        # fitted), weighing raw power over the floor: the per-bin floors are noisy
-        # estimates, and whitening would bend the line's shape and so its pitch.
-        c = np.minimum(np.maximum(np.rint(centroid).astype(int), self._klo), self._khi)
-        around = c[:, None] + self._offsets[None, :]
-        mass = np.maximum(power[rows, around] - self._margin * self._floor[around], 0.0)
-        centroid = c + (mass @ self._offsets) / (mass.sum(axis=1) + EPS)
-        c = np.rint(centroid).astype(int)
-        c = np.minimum(np.maximum(c, self._klo), self._khi)
-        # Band SNR: the window's power against its floor.
-        cw = c[:, None] + self._offsets[None, :]
-        wpow = power[rows, cw]
-        snr = 10 * np.log10(wpow.sum(axis=1) / (self._floor[cw].sum(axis=1) + EPS) + EPS)
-        if not full and not np.any((main >= 0.5 * p.off_share * total) & (snr >= p.off_snr_db)):
-            nothing = np.zeros(n, bool)
-            return {"share": main / total, "snr": snr, "strong": nothing, "weak": nothing}
-
-        def windows(centres: np.ndarray, half: int) -> np.ndarray:
-            # Excess within +-half bins of each centre (n x m), clipped to the counted range.
-            a = np.minimum(np.maximum(centres - half - lo, 0), top)
-            b = np.minimum(np.maximum(centres + half + 1 - lo, 0), top)
-            return cs[rows, b] - cs[rows, a]
-
-        # Harmonic reasoning: is the window a harmonic of a lower line?  c/2;
-        # c/3 with 2c/3; c/4 with c/2 and 3c/4 (a complete series, not a lone hum).
-        subs = windows(np.rint(c[:, None] * _SUB_FRACTIONS[None, :]).astype(int), max(1, w // 2))
-
-        # A line, not noise: a share of the window's excess, and well above what a
-        # window that size holds when the excess is spread evenly (hiss, clatter).
-        half = max(1, w // 2)
-        # "Even" is the typical (median) bin's excess: hiss has one, a whistle's quiet
-        # bins have none, however loud its own lines make the total.
-        typical = np.partition(excess, top // 2, axis=1)[:, top // 2] + EPS
-        need = np.maximum(np.maximum(p.sub_harmonic_share * main, SUB_OVER_EVEN * typical * (2 * half + 1)),
-                          SUB_MIN_EXCESS)
-        line = subs >= need[:, None]
-        divisor = np.where(line[:, 0] & line[:, 3] & line[:, 4], 4,
-                           np.where(line[:, 1] & line[:, 2], 3, np.where(line[:, 0], 2, 1)))
-        fund = centroid / divisor
-        # The whistle's share: its window at the fundamental and each harmonic.
-        # A harmonic's window counts only if it holds a line (else 8 windows of
-        # hiss would make up a share of their own).
-        km = np.rint(fund[:, None] * _MULTIPLES[None, :]).astype(int)
-        held = np.where(km + w <= hi, windows(km, w), 0.0)
-        is_line = held >= (SUB_OVER_EVEN * typical * (2 * w + 1))[:, None]
-        is_line[:, 0] = True
-        ours = (held * is_line).sum(axis=1)
-        share = np.minimum(ours, total) / total
-        weak = (fund >= self._fund_lo) & (share >= p.off_share) & (snr >= p.off_snr_db)
-        if weak.any():
-            # Dominance, whitened: the window's strongest bin over the strongest bin
-            # anywhere else (away from the fundamental's multiples).  A share can be
-            # won by a few voice harmonics inside one window; a whistle's line also
-            # towers over every other line, each measured against its own floor.
-            f = fund[:, None]
-            rem = np.mod(self._bin_index[None, :], f)
-            near = self._near_bins
-            away = ((rem > near) & (f - rem > near)) | (self._bin_index[None, :] < f - near)
-            raw = power[:, lo : hi + 1] - self._margin * self._floor[lo : hi + 1]
-            other = (raw * (away * self._other_weight)).max(axis=1)
-            inside = raw[rows, cw - lo].max(axis=1)
-            dominance = 10 * np.log10(np.maximum(inside, EPS) / np.maximum(other, EPS * 1e-6))
-            weak &= dominance >= p.off_dominance_db
-        if not weak.any():
-            nothing = np.zeros(n, bool)
-            return {"share": share, "snr": snr, "strong": nothing, "weak": nothing}
-        # The peak bin in the window: sub-bin pitch (parabolic on log power) for signatures.
-        k = cw[rows[:, 0], wpow.argmax(axis=1)]
-        g = np.log(power[rows, k[:, None] + _NEAR] + EPS)
-        den = g[:, 0] - 2 * g[:, 1] + g[:, 2]
-        delta = np.minimum(np.maximum(0.5 * (g[:, 0] - g[:, 2]) / np.where(np.abs(den) > 1e-12, den, 1.0), -0.5), 0.5)
-        hz = (k + delta) * BIN_HZ / divisor
-        weak &= (hz >= p.band_hz[0]) & (main > 0)
-        kpow = np.exp(g[:, 1])
+        rows = np.arange(len(power))[:, None]
+        band = power[:, self._klo : self._khi + 1]
+        k = band.argmax(axis=1) + self._klo
+        # One gather: the peak +-2 bins, and +-1 bin around k/2, k/3 and k/4.
+        subs = np.rint(k[:, None] / _DIVISORS[None, :]).astype(int)  # k/2, k/3, k/4
+        g = power[rows, np.concatenate([k[:, None] + _PEAK, (subs[:, :, None] + _NEAR).reshape(len(k), -1)], axis=1)]
+        kpow = g[:, PEAK_HALF_WIDTH]
+        peak = g[:, : len(_PEAK)].sum(axis=1)
+        median = np.partition(band, band.shape[1] // 2, axis=1)[:, band.shape[1] // 2]
+        floor = self._noise[k[:, None] + _PEAK].sum(axis=1)
+        if not full:
+            tonality = 10 * np.log10(peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS) + EPS)
+            snr = 10 * np.log10(peak / (floor + EPS) + EPS)
+            if not np.any((tonality >= self._on[0]) & (snr >= self._on[2])):
+                nothing = np.zeros(len(power), bool)
+                return {"tonality": tonality, "snr": snr, "strong": nothing, "weak": nothing}
+        # Harmonic check: a line at k/2, k/3 or k/4 that is itself tonal (well above
+        # the band's median) and not too far below the peak makes k a harmonic
+        # of it: toy whistles often sound their 2nd harmonic loudest.
+        sub = g[:, len(_PEAK) :].reshape(len(k), len(_DIVISORS), 3).max(axis=2)
+        is_line = (sub >= (kpow * self._sub_ratio)[:, None]) & (sub >= (SUB_LINE_OVER_MEDIAN * median)[:, None])
+        # The lowest such line is the fundamental (the largest divisor that fits).
+        last = len(_DIVISORS) - 1 - np.argmax(is_line[:, ::-1], axis=1)
+        fund = np.where(is_line.any(axis=1), subs[np.arange(len(k)), last], k)
+        # Dominance: the peak bin against the band away from the peak and
+        # from the multiples of the fundamental (a toy whistle's own harmonics).
+        # "Elsewhere" is the whole voice and music range, not just the band:
+        # a vowel's loudest harmonics lie below a band that starts at 800 Hz.
+        f = fund[:, None]
+        rem = self._wide_bins % f
+        keep = ((rem > 3) & (f - rem > 3) | (self._wide_bins < f - 3)) & (np.abs(self._wide_bins - k[:, None]) > NEAR_BINS)
+        other = np.max(power[:, self._wide] * keep, axis=1) + EPS
+        with np.errstate(divide="ignore"):
+            db = 10 * np.log10(np.stack([peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS), kpow / other, peak / (floor + EPS),
+                                         peak], axis=1) + EPS)
+        measures = db[:, :3]
+        # Parabolic interpolation of the peak on log power: sub-bin pitch for signatures.
+        a, b, c = (np.log(g[:, PEAK_HALF_WIDTH + d] + EPS) for d in (-1, 0, 1))
+        den = a - 2 * b + c
+        delta = np.clip(0.5 * (a - c) / np.where(np.abs(den) > 1e-12, den, 1.0), -0.5, 0.5)
+        fund_hz = (k + delta) * (RATE / N_FFT) * fund / k
+        in_band = fund >= self._klo
         voice = self._comb(power, k, kpow)
-        # Strict: concentrated, or (under broadband clatter that takes the share) a line
-        # towering over its floor and over every other line.
-        towering = (snr >= p.on_snr_db + TOWER_DB) & (dominance >= p.on_dominance_db + TOWER_DB / 2)
-        strong = weak & (snr >= p.on_snr_db) & (dominance >= p.on_dominance_db) & ((share >= p.on_share) | towering)
-        f0 = np.minimum(np.rint(k / divisor).astype(int), self._n_bins - 3)
-        h = power[rows, np.concatenate([f0[:, None], np.minimum(2 * f0, self._n_bins - 2)[:, None] + _NEAR], axis=1)]
+        strong = in_band & np.all(measures >= self._on, axis=1)
+        weak = in_band & np.all(measures >= self._off, axis=1)
+        h = power[rows, np.concatenate([fund[:, None], np.minimum(2 * fund, power.shape[1] - 2)[:, None] + _NEAR], axis=1)]
         h2 = 10 * np.log10((h[:, 1:].sum(axis=1) + EPS) / (h[:, 0] + EPS))
-        level = 10 * np.log10(wpow.sum(axis=1) + EPS)
-        margin = np.minimum(np.minimum((share - p.on_share) * 20, snr - p.on_snr_db), dominance - p.on_dominance_db)
         return {
-            "hz": hz,
-            "centre_hz": fund * BIN_HZ,
-            "share": share,
-            "snr": snr,
-            "margin": margin,
+            "hz": fund_hz,
+            "tonality": measures[:, 0],
+            "dominance": measures[:, 1],
+            "snr": measures[:, 2],
+            "margin": np.min(measures - self._on, axis=1),
             "strong": strong,
             "weak": weak,
             "h2": h2,
-            "level": level,
+            "level": db[:, 3],
             "voice": voice,
         }
 
     def _comb(self, power: np.ndarray, k: np.ndarray, kpow: np.ndarray) -> np.ndarray:
         """How strongly the peak sits in a voice-like comb of lines (dB vs the peak).
 
-        A voiced sound (speech, laughter, a baby, a rooster) puts lines at
-        k - d and k + d, d being its pitch (94 Hz up to the band's low edge),
-        with valleys between; a whistle, even a trilled one whose line is
-        smeared, has no such neighbours, and a toy's own harmonics are at
-        least its in-band fundamental apart.
+        A voiced sound (speech, laughter) puts lines at k - d and k + d, d
+        being its pitch (94-406 Hz here), with valleys between; a whistle,
+        even a trilled one whose line is smeared, has no such neighbours.
         Returns, per frame, the strongest symmetric pair of neighbouring
         lines that stand above the valley between them and the peak.
         """
         rows = np.arange(len(power))[:, None]
         top = power.shape[1] - 1
-        nd = len(self._comb_d)
-        lines = power[rows, np.clip(k[:, None] + self._comb_lines, 0, top)].reshape(len(power), 2, nd, 3).max(axis=3)
-        valleys = power[rows, np.clip(k[:, None] + self._comb_valleys, 0, top)].reshape(len(power), 2, nd)
+        lines = power[rows, np.clip(k[:, None] + _COMB_LINES, 0, top)].reshape(len(power), 2, len(_COMB_D), 3).max(axis=3)
+        valleys = power[rows, np.clip(k[:, None] + _COMB_VALLEYS, 0, top)].reshape(len(power), 2, len(_COMB_D))
         pair = np.where(np.all(lines > 2 * valleys, axis=1), lines.min(axis=1), 0.0)
         return 10 * np.log10(pair.max(axis=1) / (kpow + EPS) + EPS)
 
@@ -383,128 +308,106 @@ class WhistleDetector:
         centre = (j * HOP + N_FFT / 2) / RATE
         return centre - HOP / (2 * RATE), centre + HOP / (2 * RATE)
 
-    def _near(self, hz: float, ref: float, share: float = 1.0) -> bool:
-        return abs(hz - ref) <= share * self.params.max_jump * ref
-
-    def _same_whistle(self, hz: float, ref: float) -> bool:
-        # Near ref, or at a harmonic relation to it: a frame where a weak
-        # fundamental was missed (or a low line stole the harmonic check)
-        # still belongs to the blow, and need not restart it.
-        return any(self._near(hz, ref * m, 0.5) for m in _RELATIONS)
-
     def _decide(self, f: dict[str, np.ndarray], first: int, now: float) -> list[Detection]:
         p = self.params
         out: list[Detection] = []
-        for i in range(len(f["weak"])):
+        hz, strong, weak = f["hz"], f["strong"], f["weak"]
+        for i in range(len(hz)):
             j = first + i
             start, end = self._frame_times(j)
-            weak = bool(f["weak"][i])
-            centre = float(f["centre_hz"][i]) if weak else 0.0  # measured only when a frame passes
             blow = self._blow
-            if blow is not None:
-                # Reported: it lasts while frames near its pitch pass.
-                if weak and self._near(centre, blow.hz):
-                    blow.last_good, blow.last_end = j, end
-                elif j - blow.last_good > p.max_gap_frames:
-                    self._quiet_until, self._quiet_hz = blow.last_end + p.refractory_s, blow.hz
-                    self._quiet_last = blow.last_good
-                    self._blow = None
-                continue
-            if start < self._quiet_until:
-                if weak and self._near(centre, self._quiet_hz) and j - self._quiet_last <= p.max_gap_frames:
-                    # The reported blow's tail (its echo, a last puff): stay quiet.  Only a
-                    # tail that follows on from the blow: a stray frame at its pitch later on
-                    # must not stretch the quiet over the next blow.
+            if blow is None:
+                if strong[i] and start >= self._quiet_until:
+                    self._blow = _Blow(start, j, j, end, [hz[i]], [f["h2"][i]], [f["level"][i]], [f["margin"][i]],
+                                       [f["voice"][i]], [hz[i]], f["level"][i])
+                elif weak[i] and start < self._quiet_until and self._tail_of_quiet(hz[i], j):
+                    # The blow that was already reported is still going: stay quiet.
                     self._quiet_until, self._quiet_last = end + p.refractory_s, j
                 continue
-            self._pool = [fr for fr in self._pool if fr.j > j - p.pool_frames]
-            if weak:
-                self._pool.append(_Frame(j, bool(f["strong"][i]), weak, centre, float(f["hz"][i]), float(f["h2"][i]),
-                                         float(f["level"][i]), float(f["margin"][i]), float(f["voice"][i]),
-                                         float(f["share"][i])))
-            det = self._pooled(now)
-            if det is not None:
-                out.append(det)
+            # Same blow: near the pitch it has held, and not fallen far below
+            # its loudest frame (a struck die rings and dies within a frame).
+            held_hz = float(np.median(blow.recent_hz))
+            same = abs(hz[i] - held_hz) <= p.max_jump * held_hz and f["level"][i] >= blow.loudest - p.max_drop_db
+            if weak[i] and same:
+                blow.last_good, blow.last_end = j, end
+                blow.recent_hz = [*blow.recent_hz[-2:], hz[i]]
+                blow.loudest = max(blow.loudest, f["level"][i])
+                if blow.emitted:
+                    continue  # reported: only its end matters now (and memory stays flat)
+                blow.hz.append(hz[i])
+                blow.h2.append(f["h2"][i])
+                blow.level.append(f["level"][i])
+                blow.margin.append(f["margin"][i])
+                blow.voice.append(f["voice"][i])
+                blow.strong += bool(strong[i])
+                if blow.last_end - blow.onset >= p.min_duration_s and blow.strong >= p.min_strong_frames:
+                    voiced = np.mean(np.asarray(blow.voice) > p.voice_db)
+                    if voiced > p.max_voiced_fraction:
+                        if len(blow.voice) < p.voice_patience_frames:
+                            continue  # a whistle's attack can look voiced: hear a few more frames
+                        # Speech or laughter holding a harmonic: drop it and
+                        # stay quiet while it lasts.
+                        self._quiet_until, self._quiet_hz = end + p.refractory_s, None
+                        self._blow = None
+                        continue
+                    if blow.loudest < p.min_level_db:
+                        # Far quieter than the calibrated blows: another table's whistle.
+                        self._quiet_until, self._quiet_hz = end + p.refractory_s, None
+                        self._blow = None
+                        continue
+                    blow.emitted = True
+                    out.append(self._detection(blow, now))
+                continue
+            if not blow.emitted:
+                # Before it is reported a blow must be nearly continuous:
+                # dice clicks and chopped speech come and go, a blow holds.
+                blow.misses += 1
+                if blow.misses > p.max_misses_before_detection:
+                    self._blow = None
+            elif j - blow.last_good > p.max_gap_frames:
+                if blow.emitted:
+                    self._quiet_until = blow.last_end + p.refractory_s
+                    self._quiet_hz, self._quiet_last = float(np.median(blow.recent_hz)), blow.last_good
+                self._blow = None
         return out
 
-    def _pooled(self, now: float) -> Detection | None:
-        """A detection if the pool holds enough consistent evidence (the pool is then spent)."""
-        p = self.params
-        if len(self._pool) < p.min_frames:
-            return None
-        # The pitch held: the most common fundamental of the pool (harmonic slips aside).
-        ref = float(np.median([fr.centre for fr in self._pool]))
-        agree = [fr for fr in self._pool if self._near(fr.centre, ref, 0.5)]
-        if len(agree) * 2 <= len(self._pool):
-            ref = float(min((fr.centre for fr in self._pool), key=lambda c: -sum(self._near(f.centre, c, 0.5) for f in self._pool)))
-        # A whistle holds its pitch: the pooled frames span at most max_jump
-        # (a voice glides through more in 100 ms; a pea's centroid holds still).
-        group = [fr for fr in self._pool if self._same_whistle(fr.centre, ref)]
-        if len(group) < p.min_frames or sum(fr.strong for fr in group) < p.min_strong_frames:
-            return None
-        onset = self._frame_times(group[0].j)[0]
-        offset = self._frame_times(group[-1].j)[1]
-        if offset - onset < p.min_duration_s:
-            return None
-        levels = [fr.level for fr in group]
-        if max(levels) - min(levels) > p.max_drop_db:
-            return None  # a struck die rings and dies; a blow holds its loudness
-        if np.mean([fr.voice > p.voice_db for fr in group]) > p.max_voiced_fraction:
-            return None  # speech or laughter holding a harmonic: the pool slides on
-        loudest = max(fr.level for fr in group)
-        self._pool = []
-        if loudest < p.min_level_db:
-            # Far quieter than the calibrated blows: another table's whistle.
-            self._quiet_until, self._quiet_hz, self._quiet_last = offset + p.refractory_s, ref, group[-1].j
-            return None
-        self._blow = _Blow(ref, group[-1].j, offset, onset)
-        return self._detection(group, ref, onset, offset, loudest, now)
+    def _tail_of_quiet(self, hz: float, j: int) -> bool:
+        """Whether a weak frame during the refractory period belongs to the sound it follows:
+        near the reported blow's pitch or a harmonic relation of it (the harmonic check can
+        flip an octave), or following on within ``QUIET_FOLLOW_FRAMES`` from the blow or a
+        frame that extended the quiet (a sound still going, gliding: a rooster, a baby).
+        A lone weak noise frame at another pitch must not stretch the quiet over the next
+        blow's onset (noise seed 10 in tests/calibration/test_whistle_calibration.py)."""
+        if self._quiet_hz is None or j - self._quiet_last <= QUIET_FOLLOW_FRAMES:
+            return True
+        tol = self.params.max_jump
+        return any(abs(hz - m * self._quiet_hz) <= tol * m * self._quiet_hz for m in _QUIET_RELATIONS)
 
-    def _detection(self, group: list[_Frame], ref: float, onset: float, offset: float, loudest: float,
-                   now: float) -> Detection:
-        margin = float(np.median([fr.margin for fr in group]))
+    def _detection(self, blow: _Blow, now: float) -> Detection:
+        margin = float(np.median(blow.margin))
         confidence = float(np.clip(0.5 + 0.5 * np.tanh((margin + 3.0) / 8.0), 0.0, 1.0))
-        hz = np.asarray([fr.hz for fr in group])
-        centres = np.asarray([fr.centre for fr in group])
-        pitch = centres[np.abs(centres - ref) <= 0.5 * self.params.max_jump * ref]  # harmonic slips aside
+        hz = np.asarray(blow.hz)
         features = {
-            # The excess centroid, not the peak bin: a trill's peak wanders, its centroid holds.
-            "peak_hz": float(np.median(pitch)),
+            "peak_hz": float(np.median(hz)),
             "spread_cents": float(np.std(1200 * np.log2(hz / np.median(hz)))),
-            "h2_db": float(np.median([fr.h2 for fr in group])),
-            "am_db": float(np.std([fr.level for fr in group])),
-            "level_db": float(loudest),
-            "glide_cents": float(np.std(1200 * np.log2(pitch / np.median(pitch)))),
-            "share": float(np.median([fr.share for fr in group])),
-            "strong": float(sum(fr.strong for fr in group)),
+            "h2_db": float(np.median(blow.h2)),
+            "am_db": float(np.std(blow.level)),
+            "level_db": float(blow.loudest),
         }
-        det = Detection(now, onset, offset, features["peak_hz"], confidence, features=features)
+        det = Detection(now, blow.onset, blow.last_end, features["peak_hz"], confidence, features=features)
         if self.attribute is not None:
             who, conf = self.attribute(features)
             det = replace(det, blower=who, blower_confidence=conf)
         return det
 
     def _track_noise(self, power: np.ndarray) -> None:
-        # One update per block.  While a blow may be on (evidence pooled or a
-        # blow reported) the floor is frozen so the blow cannot raise it, but
-        # only for ``max_blow_s``: a tone that goes on longer (a fan, a fridge
-        # starting) is the room, and must be learned or it would hold the
-        # detector in one endless "blow".
-        # The freeze is counted from the first of a run of blows less than a
-        # second apart: a tone the floor is learning comes and goes near the
-        # threshold, and each return must not freeze the floor anew.
+        # One update per block.  During a blow the floor is frozen so the blow
+        # cannot raise it, but only for ``max_blow_s``: a tone that goes on
+        # longer (a fan, a fridge starting) is the room, and must be learned
+        # or it would hold the detector in one endless "blow".
         p = self.params
-        if self._blow is not None or self._pool:
-            if self._busy_since is None:
-                self._busy_since = self.time
-            self._idle_since = None
-            if self.time - self._busy_since < p.max_blow_s:
-                return
-        elif self._busy_since is not None:
-            if self._idle_since is None:
-                self._idle_since = self.time
-            elif self.time - self._idle_since > 1.0 + p.refractory_s:
-                self._busy_since = None
+        if self._blow is not None and self.time - self._blow.onset < p.max_blow_s:
+            return
         # In dB: a loud sound lifts the floor by a few dB per second, not by
         # a fixed share of its power (which for a sound 50 dB up is a jump).
         level = np.log(power.mean(axis=0) + EPS)
@@ -513,19 +416,7 @@ class WhistleDetector:
         fall = 1 - np.exp(-dt / p.noise_fall_s)
         log_noise = np.log(self._noise)
         rate = np.where(level > log_noise, rise, fall)
-        self._set_noise(np.exp(log_noise + rate * (level - log_noise)))
-
-    def _set_noise(self, noise: np.ndarray | None) -> None:
-        """The tracked per-bin floor, and the floor the tests use: no lower than the
-        floor smoothed over +-3 bins (in dB).  Each bin's estimate is noisy by a few dB;
-        a dip would make noise there look like a line.  A hum's line keeps its own peak."""
-        self._noise = noise
-        if noise is None:
-            self._floor = None
-            return
-        smooth = np.exp(np.convolve(np.log(noise), _SMOOTH, mode="same"))
-        smooth[:3], smooth[-3:] = noise[:3], noise[-3:]
-        self._floor = np.maximum(noise, smooth)
+        self._noise = np.exp(log_noise + rate * (level - log_noise))
 
 
 def detect(samples: np.ndarray, detector: WhistleDetector | None = None, block: int = 1024) -> list[Detection]:
@@ -535,3 +426,4 @@ def detect(samples: np.ndarray, detector: WhistleDetector | None = None, block: 
     for i in range(0, len(samples), block):
         out.extend(det.process(samples[i : i + block]))
     return out
+

@@ -99,3 +99,18 @@ def test_every_entry_is_its_own_committed_transaction(store: Store, db_path: Pat
     other = sqlite3.connect(db_path)
     assert other.execute("SELECT count(*) FROM entries WHERE session_id=?", (sid,)).fetchone()[0] == 1
     other.close()
+
+
+def test_a_stored_game_is_deleted_whole_or_abandoned_and_kept(store: Store, db_path: Path) -> None:
+    kept, gone = _play(store), _play(store)
+    store.abandon_session(kept)
+    assert store.session(kept).summary["abandoned"] is True
+    assert len(list(store.entries(kept))) == 1  # abandoned, not lost
+    store.delete_session(gone)
+    assert [i.id for i in store.sessions()] == [kept]
+    assert list(store.entries(gone)) == []
+    with pytest.raises(StoreError, match="no stored game with id"):
+        store.delete_session(gone)
+    resumed = Session.resume(store, kept)  # played on after all: no longer abandoned
+    resumed.apply(Event("roll", {"die": "d6", "faces": [2]}))
+    assert "abandoned" not in store.session(kept).summary

@@ -9,6 +9,8 @@ import pytest
 
 from companion import registry
 from companion.errors import SetupError
+from companion.game import printable
+from companion.plays.model import clean_name
 
 from .conftest import assert_one_clear_line, bellwether
 
@@ -19,6 +21,7 @@ HOSTILE = [
     "\x07bell",
     "\u202eevE",  # right-to-left override: shows reversed
     "Zed\u200b",  # zero-width space: two names that look the same
+    "Ann\u2028Eve",  # a line separator: a new line on a screen, a broken CSV row
     "x" * 41,
 ]
 
@@ -36,6 +39,14 @@ def test_plain_names_in_any_script_are_still_welcome() -> None:
     g = registry.get("tally")
     names = ["Zoë", "Søren", "山田", "O'Brien", "Anne-Marie", "Ольга"]
     assert [p["name"] for p in g.validate_setup({"players": names})["players"]] == names
+
+
+@pytest.mark.parametrize("name", HOSTILE[:-1], ids=range(len(HOSTILE) - 1))
+def test_a_plays_export_leaves_out_exactly_what_setup_refuses(name: str) -> None:
+    # A stored game may hold a name from before the rule: its export is cleaned by the same definition.
+    cleaned = clean_name(name)
+    assert printable(cleaned) and not printable(name)
+    assert clean_name("Zoë \u5c71\u7530") == "Zoë 山田"
 
 
 def _record(tmp_path: Path, names: list[str], player: str | None = None) -> Path:

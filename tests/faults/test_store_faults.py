@@ -111,6 +111,7 @@ def test_a_database_path_that_is_not_a_file_is_named(tmp_path: Path, shape: str)
     before = _digest(data) if data.is_dir() else None
     r = bellwether("--data-dir", str(data), "sessions", as_user=shape == "unreadable")
     assert_one_clear_line(r, named, reason)
+    assert r.stderr.count(str(db)) == 1, r.stderr  # the database named once, not "cannot open X: X: ..."
     if before is not None:
         assert _digest(data) == before and not list(data.glob("*.unreadable-*"))
 
@@ -157,3 +158,13 @@ def test_export_to_a_full_device_fails_with_one_line(tmp_path: Path) -> None:
 def test_an_empty_folder_option_is_an_error(option: str) -> None:
     r = bellwether(option, "", "sessions")
     assert_one_clear_line(r, option)
+
+
+def test_a_foreign_file_moved_aside_is_said_once(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "bellwether.db").write_bytes(b"not a database, " * 64)
+    r = bellwether("--data-dir", str(data), "sessions")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("could not be used") == 1, r.stderr  # not a log line and the same words again
+    assert "moved to" in r.stderr and len(list(data.glob("bellwether.db.unreadable-*"))) == 1

@@ -68,20 +68,20 @@ def test_speech_is_not_a_whistle():
         assert detect(in_room(x, at=0.2, length=len(x) / RATE + 0.5)) == [], line
 
 
-def test_concentration_wants_a_whistle_sized_band_not_loud_broadband():
+def test_tonal_test_wants_a_narrow_peak_not_loud_broadband():
     det = WhistleDetector()
-    det._set_noise(np.full(N_FFT // 2 + 1, 1e-6))
+    det._noise = np.full(N_FFT // 2 + 1, 1e-6)
     tone = det.features(spectrum(in_room(ta.tone(3000, 1.0), at=0.0, length=1.0)))
     hiss = det.features(spectrum(ta.noise(1.0, amp=0.3)))
-    assert np.median(tone["share"]) > 0.9 and np.median(hiss["share"]) < 0.3
-    assert tone["strong"][5:-5].all() and not hiss["weak"].any()
+    assert np.median(tone["tonality"]) > 30 and np.median(hiss["tonality"]) < 12
+    assert tone["strong"][5:-5].all() and not hiss["strong"].any()
 
 
 def test_harmonic_check_finds_the_fundamental_and_rejects_low_voices():
     det = WhistleDetector()
-    det._set_noise(np.full(N_FFT // 2 + 1, 1e-6))
+    det._noise = np.full(N_FFT // 2 + 1, 1e-6)
     toy = det.features(spectrum(ta.harmonic_toy(900, 1.0, harmonics=(0.5, 1.0, 0.6, 0.3))))
-    assert abs(np.median(toy["centre_hz"]) - 900) < 30  # not the louder 1800 Hz harmonic
+    assert abs(np.median(toy["hz"]) - 900) < 30  # not the louder 1800 Hz harmonic
     # A "voice" at 200 Hz whose 6th harmonic (1200 Hz) is loudest: the fundamental is below the band.
     t = np.arange(RATE) / RATE
     voice = sum(a * np.sin(2 * np.pi * 200 * h * t) for h, a in [(1, 0.5), (2, 0.3), (3, 0.2), (6, 0.6)])
@@ -89,27 +89,13 @@ def test_harmonic_check_finds_the_fundamental_and_rejects_low_voices():
     assert not f["weak"].any()
 
 
-def test_a_low_line_at_a_third_of_the_pitch_is_not_taken_for_its_fundamental():
-    # A 3.2 kHz whistle over a swelling 1067 Hz line (a motor, not a steady hum the
-    # floor learns): with no line at 2/3 of the pitch the series is incomplete, so the
-    # whistle keeps its pitch instead of being dropped as a harmonic of a low tone.
-    x = ta.pink_noise(3.0, amp=0.005, seed=4)
-    t = np.arange(len(x)) / RATE
-    x += (0.1 * np.sin(2 * np.pi * 1067 * t) * (1 + 0.8 * np.sin(2 * np.pi * 3 * t))).astype(np.float32)
-    ta.place(x, ta.tone(3200, 0.4, amp=0.1), 1.5)
-    found = [d for d in detect(x) if abs(d.onset - 1.5) < 0.1]
-    assert len(found) == 1 and abs(found[0].peak_hz - 3200) < 60
-
-
 def test_voice_comb_marks_evenly_spaced_lines():
     det = WhistleDetector()
+    det._noise = np.full(N_FFT // 2 + 1, 1e-6)
     t = np.arange(RATE) / RATE
-    comb = spectrum(sum(np.sin(2 * np.pi * 250 * h * t) * (1.0 if h == 5 else 0.2) for h in range(3, 8)).astype(np.float32))
-    pea = spectrum(ta.trill(2500, 1.0))
-    for power, expect in ((comb, "voiced"), (pea, "whistle")):
-        k = power.argmax(axis=1)
-        voice = det._comb(power, k, power[np.arange(len(k)), k])
-        assert (np.median(voice) > -20) == (expect == "voiced"), expect
+    comb = sum(np.sin(2 * np.pi * 250 * h * t) * (1.0 if h == 5 else 0.2) for h in range(3, 8))
+    assert np.median(det.features(spectrum(comb.astype(np.float32)))["voice"]) > -20
+    assert np.median(det.features(spectrum(ta.trill(2500, 1.0)))["voice"]) < -40
 
 
 def test_hysteresis_keeps_a_blow_with_a_short_dropout_as_one_event():
@@ -125,6 +111,16 @@ def test_refractory_period_and_separate_blows():
     ta.place(x, ta.tone(2500, 1.5), 2.3)  # a long blow: still one
     found = detect(x)
     assert [round(d.onset, 1) for d in found] == [0.5, 1.5, 2.3]
+
+
+def test_a_sound_that_goes_on_at_another_pitch_stays_one_event():
+    # A two-tone toy that steps from 2 kHz to 2.6 kHz without a pause (a rooster or a
+    # baby gliding does the same): the frames at the new pitch follow on from the
+    # reported blow, so they keep the refractory period going; only a lone frame at
+    # another pitch after a gap may not (test_whistle_calibration, noise seed 10).
+    x = ta.pink_noise(3.0, amp=0.005, seed=2)
+    ta.place(x, np.concatenate([ta.tone(2000, 0.3), ta.tone(2600, 0.8)]), 0.5)
+    assert [round(d.peak_hz, -2) for d in detect(x)] == [2000.0]
 
 
 def test_too_short_is_not_a_blow():
@@ -164,8 +160,7 @@ def test_block_size_does_not_change_what_is_found():
     a = detect(x, block=256)
     b = detect(x, block=BLOCK)
     assert len(a) == len(b) == 1
-    # The noise floor is updated once a block, so the pitch may differ in the last digits.
-    assert a[0].onset == b[0].onset and a[0].peak_hz == pytest.approx(b[0].peak_hz, rel=0.005)
+    assert a[0].onset == b[0].onset and a[0].peak_hz == b[0].peak_hz
     assert a[0].detected_at <= b[0].detected_at  # smaller blocks, earlier events
 
 

@@ -126,6 +126,20 @@ def test_a_cache_replays_only_new_games(stored, monkeypatch):
     assert stored_rolls(stored.store, cache) == first
 
 
+def test_a_cache_keeps_one_entry_a_game_as_it_is_now(tmp_path):
+    from companion.store import Store
+
+    testing.register()
+    store = Store(tmp_path / "bellwether.db")
+    s = Session.new(store, "tally", {"players": ["Ann", "Bob"]})
+    cache: dict = {}
+    for faces in ([2], [5], [6]):
+        s.apply(Event(ROLL, {"die": "d6", "faces": faces}, source=Source.CAMERA))
+        assert len(stored_rolls(store, cache)) == len(s.events)
+        assert list(cache) == [(s.id, store.session(s.id).updated)]  # the game as it was is let go
+    store.close()
+
+
 def test_cli_dice_stats_json(stored):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "BELLWETHER_DATA_DIR": str(stored.store.path.parent)}
     r = subprocess.run([sys.executable, "-m", "cli.main", "dice", "stats", "--json"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)

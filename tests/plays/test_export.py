@@ -94,6 +94,9 @@ def test_a_shared_win_comes_through_as_a_tie_and_names_lose_control_characters(s
     for fmt in export.FORMATS:
         text = export.render(stored.store, fmt)[0]
         assert "\x07" not in text
+    for fmt in ("bgstats", "bgg-csv"):  # the location is cleaned like a name
+        text = export.render(stored.store, fmt, location="Kitchen\x1b[2J\ntable")[0]
+        assert "Kitchen[2Jtable" in text and "\x1b" not in text and "\\u001b" not in text
 
 
 def test_unfinished_games_only_when_asked_and_marked_incomplete(stored):
@@ -189,6 +192,17 @@ def test_cli_errors_are_one_line(tmp_path):
         r = run("plays", "export", *args, data_dir=tmp_path / "data")
         assert r.returncode == 1
         assert len(r.stderr.strip().splitlines()) == 1 and words in r.stderr, r.stderr
+
+
+def test_cli_refuses_an_empty_output_and_the_database_itself(stored):
+    data_dir = stored.store.path.parent
+    db = stored.store.path
+    before = db.read_bytes()
+    for target, words in (("", "-o"), (str(db), "game database itself"), (f"{db}-wal", "game database itself")):
+        r = run("plays", "export", "-o", target, data_dir=data_dir)
+        assert r.returncode == 1 and r.stdout == "", (target, r.stdout[:200], r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1 and words in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert db.read_bytes() == before
 
 
 def test_replay_says_a_cooperative_result_and_a_shared_win(tmp_path):

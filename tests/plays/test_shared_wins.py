@@ -39,3 +39,16 @@ def test_fleeced_players_level_on_points_and_sheep_share_the_win(monkeypatch):
     assert s.outcome().winners == ()  # Wallace won outright
     monkeypatch.setattr(scoring, "winners", lambda st: ("Wallace", "Gromit"))
     assert s.game.outcome(s.state).winner_names() == ("Wallace", "Gromit")
+
+
+def test_the_result_in_words_that_results_and_the_exports_both_show():
+    from companion.game import Outcome
+
+    cases = [
+        (Outcome(("Ann", "Bob")), "Ann wins"),
+        (Outcome(("Ann", "Bob", "Cy"), winners=("Ann", "Bob", "Cy")), "Ann, Bob and Cy share the win"),
+        (Outcome(("Ann", "Bob"), won=False), ""),
+        (Outcome(("Ann", "Bob"), won=True, headline="You won together"), "You won together"),
+    ]
+    for outcome, words in cases:
+        assert outcome.words() == words

@@ -58,3 +58,15 @@ def test_fleeced_six_players_and_a_reroll_fit_by_touch(scenarios):
     assert r["faces_on_screen"] == ["1", "2", "3", "4", "5", "6"]
     assert r["after_six"].startswith("Move 6, then roll again")
     assert r["after_reroll"].startswith("Move 4 more (10 in all)")
+
+
+def test_home_tidies_stored_games_and_the_offline_line_explains(scenarios):
+    """F26 (delete / abandon from Home), F25 (the offline line opens the reasons), F12 (plain reasons), F37 (quit)."""
+    r = scenarios.run("home_tidy_and_reasons", timeout=120)
+    assert len(r["before"]) == 2 and all("in play" in t for t in r["before"])
+    assert "delete it, or abandon it" in r["asked"] and r["problems_asking"] == []
+    assert r["after_abandon"][0].endswith("· abandoned") and r["after_abandon"][1].endswith("· in play")
+    assert len(r["after_delete"]) == 1 and len(r["stored_ids"]) == 1
+    assert r["screen"] == "settings" and r["settings_problems"] == []
+    assert any(t.startswith("No camera plugged in") for t in r["settings_texts"])
+    assert r["quit_asks"] == "Touch again to quit"

@@ -239,6 +239,7 @@ class Steps:
         self.n += 1
         self.ctx.result["screens_checked"] += 1
         label = name or f"step-{self.n:03d}"
+        yield from settle(self.ctx)
         found = problems(self.ctx)
         for _ in range(3):
             if not found:
@@ -256,6 +257,33 @@ class Steps:
 
 
 # -- touching -------------------------------------------------------------------
+def _snapshot() -> tuple[Any, ...]:
+    from kivy.core.window import Window
+
+    return tuple((id(b), getattr(b, "text", ""), _window_rect(b)) for b in buttons(Window) if _visible(b))
+
+
+def settle(ctx: Any, timeout: float = 3.0) -> Iterator[float]:
+    """Wait until no redraw is pending and the buttons stay put for a frame.
+
+    On a busy machine a redraw and its layout can lag a touch: a ScrollView
+    hands a tap to the widget under the finger only when the finger lifts, so
+    a touch aimed at a button not yet laid out lands on whatever is there then.
+    """
+    import time
+
+    end = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < end:
+        trigger = getattr(ctx.app, "_redraw", None)
+        pending = bool(getattr(trigger, "is_triggered", False))
+        now = _snapshot()
+        if not pending and now == last:
+            return
+        last = now
+        yield 0.05
+
+
 def _press(x: float, y: float, hold: float = 0.08) -> Iterator[float]:
     from kivy.tests.common import UnitTestTouch
 
@@ -268,7 +296,8 @@ def _press(x: float, y: float, hold: float = 0.08) -> Iterator[float]:
 
 
 def touch(ctx: Any, widget: Any) -> Iterator[float]:
-    """A finger on the widget's centre; refused if a finger could not touch it."""
+    """A finger on the widget's centre once the screen has settled; refused if a finger could not touch it."""
+    yield from settle(ctx)
     if not touchable(widget):
         raise AssertionError(f"cannot touch {getattr(widget, 'text', widget)!r}: disabled, hidden or not wholly on screen")
     x, y = widget.to_window(*widget.center)
@@ -276,6 +305,7 @@ def touch(ctx: Any, widget: Any) -> Iterator[float]:
 
 
 def touch_text(ctx: Any, text: str, root: Any = None) -> Iterator[float]:
+    yield from settle(ctx)
     yield from touch(ctx, find_button(ctx, text, root))
 
 
@@ -298,6 +328,7 @@ def _entry_buttons(ctx: Any) -> list[Any]:
 
 def touch_face(ctx: Any, face: Any) -> Iterator[float]:
     """A die face on the Table's dice pad."""
+    yield from settle(ctx)
     for b in _entry_buttons(ctx):
         if b.action == ("face", face):
             yield from touch(ctx, b)
@@ -308,6 +339,7 @@ def touch_face(ctx: Any, face: Any) -> Iterator[float]:
 def touch_choice(ctx: Any, label: str) -> Iterator[float]:
     """The Table's button for the prompt's choice with this label (opening its group first if it is in one)."""
     table = ctx.app.root.get_screen("table")
+    yield from settle(ctx)
     for b in _entry_buttons(ctx):
         if b.action[0] == "choice" and b.action[1].label == label:
             yield from touch(ctx, b)
@@ -323,7 +355,9 @@ def touch_choice(ctx: Any, label: str) -> Iterator[float]:
 def touch_number(ctx: Any, n: int) -> Iterator[float]:
     """A whole number on the Table's number pad, digit by digit, then its Enter button."""
     for digit in str(n):
+        yield from settle(ctx)
         yield from touch(ctx, next(b for b in _entry_buttons(ctx) if b.action == ("digit", int(digit))))
+    yield from settle(ctx)
     yield from touch(ctx, next(b for b in _entry_buttons(ctx) if b.action[0] == "pad-enter"))
 
 
@@ -331,6 +365,7 @@ def touch_count(ctx: Any, key: str, times: int) -> Iterator[float]:
     """Step a ``Prompt.counts`` field up (times > 0) or down by touching its + or − button."""
     step = 1 if times > 0 else -1
     for _ in range(abs(times)):
+        yield from settle(ctx)
         yield from touch(ctx, next(b for b in _entry_buttons(ctx) if b.action == ("count", key, step)))
 
 

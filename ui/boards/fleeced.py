@@ -31,7 +31,8 @@ CHARACTERS = ("Wallace", "Gromit", "Wendolene", "Shaun the Sheep", "Preston", "F
 SETUP = SetupSpec(
     key="character",
     values=CHARACTERS,
-    options=(SetupOption("whistle_margin", "Whistle margin (s)", (1.5, 1.0, 2.0, 3.0)),),
+    # In words: how late after the roll a whistle still counts (the rulebook has no margin; docs/games/fleeced.md).
+    options=(SetupOption("whistle_margin", "A late whistle counts up to (s)", (1.5, 2.0, 3.0, 1.0)),),
 )
 SETTLE = "settle"
 
@@ -59,6 +60,9 @@ def player_line(name: str, sj: Mapping[str, Any]) -> str:
         extra += " · in the Police Station"
     if name in police.get("misses_next_turn", ()):
         extra += " · misses next turn"
+    first = (sj.get("first_roll") or {}).get("rolls", {})
+    if name in first:  # who goes first: each player's total stays on show until everyone has rolled
+        extra += f" · rolled {first[name]} for first"
     return f"in tow {tow} · claimed {claimed} · {cards}{extra}"
 
 

@@ -269,9 +269,16 @@ class CalibrateScreen(Screen):
                 else ""
             )
         w = self.whistles
-        if mic is None or not getattr(mic, "online", False):
-            reason = App.get_running_app().hub.statuses.get("microphone")
-            self._say(f"The microphone is offline: {reason.reason if reason else 'not opened'}.", True)
+        offline = mic is None or not getattr(mic, "online", False)
+        # Greyed with the reason rather than a button that does nothing (usability test F24).
+        self.whistle_button.disabled = offline and not (w is not None and w.running)
+        if offline:
+            from .settings import plain_reason
+
+            status = App.get_running_app().hub.statuses.get("microphone")
+            why = status.reason if status else "not opened"
+            plain = plain_reason("microphone", False, why) or f"The microphone is offline: {why}."
+            self._say(f"Plug in a microphone to calibrate whistles. {plain}", True)
         elif w is None:
             self._say("Each player blows three times when asked; the room should be quiet first." + self._heard())
         else:
@@ -371,7 +378,7 @@ class CalibrateScreen(Screen):
         self.role_labels: dict[str, FitLabel] = {}
         grid = BoxLayout(orientation="vertical", spacing=dp(2))
         if mapping is None:
-            grid.add_widget(self._label("No GPIO buttons: make a profile with bellwether calibrate buttons."))
+            grid.add_widget(self._label("No GPIO buttons are set up: the touchscreen does everything they would."))
         else:
             for role, pin in mapping.pins.items():
                 label = self._label(f"{role}: pin {pin}", max_font=sp(15))

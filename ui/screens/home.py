@@ -8,11 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from kivy.app import App
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion import registry
 from companion.errors import BellwetherError
 
+from .. import prefs, theme
 from ..widgets import FitButton, load_kv
 from . import release
 
@@ -52,9 +55,10 @@ def describe_stored(info: Any) -> str:
             state = f"finished: {outcome['headline']}"
         else:
             state = f"finished, {'shared by ' + ' and '.join(winners) if len(winners) > 1 else 'won by ' + winners[0]}"
+    elif info.summary.get("abandoned"):
+        state = "abandoned"
     else:
-        events = info.summary.get("events", 0)
-        state = f"in play, {events} event{'' if events == 1 else 's'}"
+        state = "in play"
     return f"{title} · {when} · {players} · {state}"
 
 
@@ -83,10 +87,16 @@ class HomeScreen(Screen):
         stored = self.ids.stored
         stored.clear_widgets()
         for info in infos:
-            b = FitButton(text=describe_stored(info), halign="left", max_font=17)
+            row = BoxLayout(spacing=dp(4))
+            b = FitButton(text=describe_stored(info), halign="left", max_font=17, min_font=sp(14))
             b.session_id = info.id
             b.bind(on_release=lambda btn: self.resume(btn.session_id))
-            stored.add_widget(b)
+            remove = FitButton(text="Remove", size_hint_x=None, width=theme.touch_size() * 1.8, min_font=sp(14))
+            remove.info = info
+            remove.bind(on_release=lambda btn: self.ask_remove(btn.info))
+            row.add_widget(b)
+            row.add_widget(remove)
+            stored.add_widget(row)
         self.ids.nothing_stored.opacity = 0 if infos else 1
 
     def on_pre_enter(self, *_: Any) -> None:
@@ -112,6 +122,41 @@ class HomeScreen(Screen):
             return
         app.root.get_screen("setup").prepare(game_name)
         app.go("setup")
+
+    # -- tidying the list ----------------------------------------------------------
+    _asked: Any = None  # the stored game waiting for Abandon / Delete / Keep
+
+    def ask_remove(self, info: Any) -> None:
+        """Remove asks first: abandon (kept in the history, marked) or delete (gone), or keep."""
+        self._asked = info
+        finished = bool(info.summary.get("outcome")) or bool(info.summary.get("abandoned"))
+        self.ids.confirm_text.text = f"{describe_stored(info).split(' · ')[0]} of {time.strftime('%d %b %H:%M', time.localtime(info.updated))}: delete it, or abandon it (kept in the history)?"
+        self.ids.abandon.disabled = finished
+        self.ids.abandon.opacity = 0 if finished else 1
+        self.ids.confirm.height = theme.touch_size() + dp(52)
+        self.ids.confirm.opacity = 1
+        self.ids.confirm.disabled = False
+        self.ids.abandon.disabled = finished
+
+    def keep(self) -> None:
+        self._asked = None
+        self.ids.confirm.height = 0
+        self.ids.confirm.opacity = 0
+        self.ids.confirm.disabled = True
+
+    def remove(self, how: str) -> None:
+        app = App.get_running_app()
+        info, self._asked = self._asked, None
+        if info is not None and app.store is not None:
+            try:
+                (app.store.delete_session if how == "delete" else app.store.abandon_session)(info.id)
+            except BellwetherError as e:
+                app.message = str(e)
+            if how == "delete" and prefs.open_game(app.options.data_dir) == info.id:
+                prefs.set_open_game(app.options.data_dir, None)
+        self.keep()
+        self._shown = None
+        self.refresh()
 
     def resume(self, session_id: int) -> None:
         app = App.get_running_app()

@@ -40,18 +40,10 @@ def places(ranking: tuple[str, ...], winners: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _names(names: tuple[str, ...]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def headline(title: str, outcome: Any) -> str:
     """The Results heading, from the outcome alone (no game's name is tested here)."""
-    if outcome.headline:
-        return f"{title}: {outcome.headline}"
-    winners = outcome.winner_names()
-    if len(winners) > 1:
-        return f"{title}: {_names(winners)} share the win"
-    return f"{title}: {winners[0]} wins" if winners else title
+    words = outcome.words()
+    return f"{title}: {words}" if words else title
 
 
 NOTES_FONT = 15  # sp: the notes are read at the table, not shrunk below body text
@@ -59,10 +51,12 @@ NOTES_FONT = 15  # sp: the notes are read at the table, not shrunk below body te
 
 class ResultsScreen(Screen):
     def on_pre_enter(self, *_: Any) -> None:
-        self.ids.tie_break.bind(width=lambda *_: self._fit_notes())
+        # A method, not a lambda: bind() skips a callback already bound, so entering
+        # Results again does not add another copy of the same work to every resize.
+        self.ids.tie_break.bind(width=self._fit_notes)
         self.refresh()
 
-    def _fit_notes(self) -> None:
+    def _fit_notes(self, *_: Any) -> None:
         """Make the notes (tie-break, a scale) as tall as their wrapped text at NOTES_FONT,
         so a long ruling is read whole instead of shrunk or cut."""
         label = self.ids.tie_break

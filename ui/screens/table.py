@@ -17,7 +17,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import sp
-from kivy.properties import BooleanProperty
+from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.events import ROLL, WHISTLE, Event, Source
@@ -35,6 +35,7 @@ LEVEL_EVERY = 0.25  # seconds between updates of the live microphone level
 LONG_FACE = 8  # characters of a die face's name: more, and the faces get two columns
 MAX_NUMBER_BUTTONS = 12  # more whole-number answers (a hideout card's 0-34) are typed on a number pad
 SHORT_LABEL = 16  # characters: answers this short go three to a row, longer ones two
+BOARD_SHARE = 0.5  # of the Table's width in landscape, for the game's picture (400 px at 800x480: − / + of 48 px fit)
 GAP = 0.006  # of the entry's width, for the 2 px between buttons in a row
 DEFAULT_FACES = {"d6": tuple(range(1, 7))}
 
@@ -60,6 +61,8 @@ def whistle_text(event: Event | None, level: str | None) -> str:
 
 
 class TableScreen(Screen):
+    # The picture's share of the width in landscape: a picture may ask for another (``Board.share``).
+    board_share = NumericProperty(BOARD_SHARE)
     # The game's picture takes the whole answer by touch: it gets the width of
     # the screen, and the dice/answers column (with nothing to offer) is hidden.
     picture_only = BooleanProperty(False)
@@ -208,6 +211,7 @@ class TableScreen(Screen):
                 if held is not None and held[:2] == (session.game.name, len(session.log)) and held[2] is not None:
                     self.board.hold(held[2])  # touched before the table looked at another view
                 holder.add_widget(self.board)
+                self.board_share = float(getattr(self.board, "share", BOARD_SHARE))
             self.board.update(session)
         except Exception as e:  # a picture that fails must not stop play: the frame still works
             log.exception("board for %s failed", session.game.name)

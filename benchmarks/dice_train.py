@@ -1,0 +1,551 @@
+"""Train the pip-dice reader's two networks and export them to ONNX (``make train-dice``).
+
+    .venv/bin/python benchmarks/dice_train.py [--out hardware/dice/weights] [--hold-out GROUP | --within]
+
+Needs the ``train`` extra (``pip install -e '.[train]'``: torch==2.13.0 CPU,
+onnx) and the shared data; the reader itself needs neither.  Seeded: the same
+command gives the same weights on the same machine (one thread).
+
+- no option: trained on every group (webcam-train, the four roboflow-mixed
+  groups, the synthetic renders): the shipped weights;
+- ``--hold-out GROUP``: trained and tuned without that group (a
+  leave-one-group-out fold of ``benchmarks/dice_eval.py``);
+- ``--within``: trained on every group less a fifth of each group's split
+  units, which the benchmark then reads (the within-group figure).
+
+``make train-dice-folds`` writes every fold to ``benchmarks/out/dice-folds/``.
+The networks and the recipe are described in docs/dice.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from companion.paths import shared_data  # noqa: E402
+from hardware.dice import labelled  # noqa: E402
+from hardware.dice.net import CLASSIFIER, CROP, CROP_CONTEXT, DETECTOR, STRIDE, TUNING, detector_input  # noqa: E402
+from hardware.testing.pip_render import render_set  # noqa: E402
+
+CACHE = ROOT / "benchmarks" / "out" / "dice-cache.npz"
+SYNTH_TRAIN = (1600, 1601)  # (images, seed) of the synthetic training renders
+SYNTH_TEST = (300, 9001)  # the synthetic group's images the benchmark reads (never trained on by its fold)
+STORE = 64  # stored classifier crops: STORE px for STORE_CONTEXT x the die's side
+STORE_CONTEXT = 2.0
+PATCH = 128  # detector training patches (detector-input pixels)
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def synthetic_items(n: int, seed: int, size: int = 320) -> list[tuple[np.ndarray, labelled.Labelled]]:
+    out = []
+    for k, (img, dice) in enumerate(render_set(n, seed, size)):
+        item = labelled.Labelled(
+            Path(f"synthetic/{seed}-{k}.png"),
+            labelled.SYNTHETIC,
+            f"synthetic/{seed}-{k}",
+            tuple(labelled.LabelledDie(x, y, s, v) for x, y, s, v in dice),
+        )
+        out.append((img, item))
+    return out
+
+
+def _store_crop(gray: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
+    half = STORE_CONTEXT * side / 2
+    m = np.float32([[STORE / (2 * half), 0, STORE / 2 - x * STORE / (2 * half)], [0, STORE / (2 * half), STORE / 2 - y * STORE / (2 * half)]])
+    if 2 * half > 2 * STORE:  # large die: shrink first so the warp does not alias
+        f = STORE * 1.5 / (2 * half)
+        small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        m = m.copy()
+        m[:, :2] /= f
+        return cv2.warpAffine(small, m, (STORE, STORE), borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(gray, m, (STORE, STORE), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _negatives(rng: np.random.Generator, gray: np.ndarray, item: labelled.Labelled, n: int) -> list[tuple[np.ndarray, float]]:
+    """Crops with no die at their centre: the surface, clutter, half a die."""
+    h, w = gray.shape
+    out = []
+    sides = [d.size for d in item.dice] or [min(h, w) / 8]
+    for _ in range(n * 4):
+        if len(out) >= n:
+            break
+        side = float(rng.choice(sides)) * rng.uniform(0.8, 1.25)
+        if rng.random() < 0.5 and item.dice:
+            d = item.dice[int(rng.integers(len(item.dice)))]
+            a = rng.uniform(0, 2 * math.pi)
+            r = d.size * rng.uniform(0.6, 0.9)
+            x, y = d.x + r * math.cos(a), d.y + r * math.sin(a)
+        else:
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+        if all(math.hypot(x - d.x, y - d.y) > 0.55 * d.size for d in item.dice):
+            out.append((_store_crop(gray, x, y, side), side))
+    return out
+
+
+def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
+    """Every image as the detector sees it, and every die (and some non-dice) as stored crops."""
+    rng = np.random.default_rng(seed)
+    groups = labelled.real_groups(shared)
+    pairs: list[tuple[np.ndarray | None, labelled.Labelled]] = [(None, i) for g in groups.values() for i in g]
+    pairs += synthetic_items(*SYNTH_TRAIN)
+    pairs += synthetic_items(*SYNTH_TEST)
+    images, img_meta, dice_rows, crops, crop_meta = [], [], [], [], []
+    for idx, (img, item) in enumerate(pairs):
+        frame = cv2.imread(str(item.path)) if img is None else img
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        small, scale = detector_input(gray)
+        images.append(small)
+        test = item.group == labelled.SYNTHETIC and item.unit.startswith(f"synthetic/{SYNTH_TEST[1]}-")
+        img_meta.append((item.group, item.unit, test))
+        for d in item.dice:
+            dice_rows.append((idx, d.x * scale, d.y * scale, d.size * scale, d.value))
+            crops.append(_store_crop(gray, d.x, d.y, d.size))
+            crop_meta.append((idx, d.value))
+        for c, _side in _negatives(rng, gray, item, max(1, len(item.dice) // 2)):
+            crops.append(c)
+            crop_meta.append((idx, 0))
+    shapes = np.array([i.shape for i in images])
+    flat = np.concatenate([i.ravel() for i in images])
+    return {
+        "flat": flat,
+        "shapes": shapes,
+        "group": np.array([m[0] for m in img_meta]),
+        "unit": np.array([m[1] for m in img_meta]),
+        "synth_test": np.array([m[2] for m in img_meta]),
+        "dice": np.array(dice_rows, np.float32).reshape(-1, 5),
+        "crops": np.stack(crops),
+        "crop_meta": np.array(crop_meta, np.int64),
+    }
+
+
+def load_cache(shared: Path) -> dict[str, np.ndarray]:
+    if not CACHE.is_file():
+        CACHE.parent.mkdir(parents=True, exist_ok=True)
+        started = time.time()
+        data = build_cache(shared)
+        np.savez(CACHE, **data)
+        print(f"cache built in {time.time() - started:.0f} s: {CACHE}", flush=True)
+    with np.load(CACHE) as z:
+        return {k: z[k] for k in z.files}
+
+
+def unpack_images(data: dict[str, np.ndarray]) -> list[np.ndarray]:
+    out, at = [], 0
+    for h, w in data["shapes"]:
+        out.append(data["flat"][at : at + h * w].reshape(h, w))
+        at += h * w
+    return out
+
+
+def fold_images(data: dict[str, np.ndarray], hold_out: str | None, within: bool) -> np.ndarray:
+    """Which images a fold trains on (boolean per image)."""
+    train = ~data["synth_test"]
+    if hold_out:
+        train &= data["group"] != hold_out
+    if within:
+        for g in labelled.GROUPS:
+            held = labelled.held_out_units(data["unit"][data["group"] == g].tolist())
+            train &= ~np.isin(data["unit"], list(held))
+    return train
+
+
+# ----------------------------------------------------------------------------- networks
+
+
+def networks():
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    class Detector(nn.Module):
+        """Grey frame (1 x H x W, 0..1) -> heat (sigmoid) and log side/4, at H/4 x W/4."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.s4 = nn.Sequential(block(1, 8, 2), block(8, 16, 2), block(16, 24))
+            self.s8 = nn.Sequential(block(24, 32, 2), block(32, 32), block(32, 32, dilation=2), block(32, 32, dilation=4))
+            self.up = nn.Upsample(scale_factor=2, mode="nearest")
+            self.fuse = nn.Sequential(nn.Conv2d(56, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(inplace=True), block(24, 16))
+            self.head = nn.Conv2d(16, 2, 1)
+            self.head.bias.data[0] = -4.0
+
+        def forward(self, x):
+            a = self.s4(x)
+            b = self.up(self.s8(a))
+            out = self.head(self.fuse(torch.cat([a, b], 1)))
+            return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
+
+    class Faces(nn.Module):
+        """A normalised grey crop (1 x 32 x 32) -> probabilities of: not a die, 1..6."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(
+                block(1, 16), nn.MaxPool2d(2),
+                block(16, 32), block(32, 32), nn.MaxPool2d(2),
+                block(32, 64), nn.MaxPool2d(2),
+                block(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                nn.Linear(64, 7),
+            )
+
+        def forward(self, x, probabilities: bool = True):
+            logits = self.body(x)
+            return torch.softmax(logits, 1) if probabilities else logits
+
+    return Detector, Faces
+
+
+# ----------------------------------------------------------------------------- detector training
+
+
+def _step(opt, sched, loss, what: str, started: float, report: bool) -> None:
+    """One optimiser step (and the learning-rate schedule's), with a progress line now and then."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    if report:
+        print(f"  {what} loss {loss.item():.3f} ({time.time() - started:.0f} s)", flush=True)
+
+
+def detector_sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A random patch (scale, quarter turn, flip, light, inversion) and its targets."""
+    scale = math.exp(rng.uniform(math.log(0.5), math.log(2.0)))
+    h, w = img.shape
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    m = np.float32([[scale, 0, PATCH / 2 - cx * scale], [0, scale, PATCH / 2 - cy * scale]])
+    patch = cv2.warpAffine(img, m, (PATCH, PATCH), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    pts = dice[:, 1:3] * scale + m[:, 2]
+    sides = dice[:, 3] * scale
+    k = int(rng.integers(4))
+    patch = np.rot90(patch, k)
+    for _ in range(k):  # rot90 turns counter-clockwise: (x, y) -> (y, W - 1 - x)
+        pts = np.stack([pts[:, 1], PATCH - pts[:, 0]], 1)
+    if rng.random() < 0.5:
+        patch = patch[:, ::-1]
+        pts = np.stack([PATCH - pts[:, 0], pts[:, 1]], 1)
+    p = patch.astype(np.float32)
+    if rng.random() < 0.15:
+        p = 255 - p
+    p = p * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+    if rng.random() < 0.3:
+        p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.5, 1.5))
+    p += rng.normal(0, rng.uniform(0, 6), p.shape)
+    p = np.clip(p, 0, 255) / 255.0
+    g = PATCH // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    size = np.zeros((g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for (x, y), s in zip(pts, sides, strict=True):
+        i, j = int(x // STRIDE), int(y // STRIDE)
+        if not (0 <= i < g and 0 <= j < g) or s < 4:
+            continue
+        sigma = max(0.6, 0.12 * s / STRIDE)
+        heat = np.maximum(heat, np.exp(-((xx - i) ** 2 + (yy - j) ** 2) / (2 * sigma * sigma)))
+        r = max(1.0, 0.15 * s / STRIDE)
+        near = (xx - i) ** 2 + (yy - j) ** 2 <= r * r
+        size[near] = math.log(s / STRIDE)
+        mask[near] = 1
+    return p[None], heat, size, mask
+
+
+def train_detector(images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarray, steps: int, seed: int):
+    import torch
+
+    Detector, _ = networks()
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = Detector()
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=steps, pct_start=0.15)
+    by_image = [dice[dice[:, 0] == i] for i in range(len(images))]
+    index = np.nonzero(chosen)[0]
+    groups = {}
+    for i in index:
+        groups.setdefault(GROUP_OF[i], []).append(i)
+    names = sorted(groups)
+    started = time.time()
+    for step in range(steps):
+        batch = []
+        for _ in range(24):
+            pool = groups[names[int(rng.integers(len(names)))]]
+            i = pool[int(rng.integers(len(pool)))]
+            batch.append(detector_sample(rng, images[i], by_image[i]))
+        x = torch.from_numpy(np.stack([b[0] for b in batch]))
+        heat = torch.from_numpy(np.stack([b[1] for b in batch]))
+        size = torch.from_numpy(np.stack([b[2] for b in batch]))
+        mask = torch.from_numpy(np.stack([b[3] for b in batch]))
+        out = net(x)
+        p = out[:, 0].clamp(1e-4, 1 - 1e-4)
+        pos = (heat > 0.999).float()
+        focal = -(pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * (1 - heat) ** 4 * p**2 * torch.log(1 - p)).sum()
+        loss = focal / pos.sum().clamp(min=1) + (mask * (out[:, 1] - size).abs()).sum() / mask.sum().clamp(min=1)
+        _step(opt, sched, loss, f"detector step {step}/{steps}", started, step % 200 == 0)
+    return net.eval()
+
+
+# ----------------------------------------------------------------------------- face classifier training
+
+
+def face_sample(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """The stored crop at a random angle, scale and offset, light and polarity, as the reader would cut it."""
+    jitter = rng.uniform(0.85, 1.2)
+    side = STORE / STORE_CONTEXT  # the die's side in the stored crop
+    out_side = CROP_CONTEXT * side * jitter  # what the reader's crop covers, in stored pixels
+    f = CROP / out_side
+    centre = np.array([STORE / 2, STORE / 2]) + rng.normal(0, 0.07 * side, 2)
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), rng.uniform(0, 360), f)
+    m[:, 2] += CROP / 2 - centre
+    p = cv2.warpAffine(crop, m, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    if rng.random() < 0.5:
+        p = p[:, ::-1]
+    if rng.random() < 0.3:
+        p = 255 - p
+    if rng.random() < 0.3:
+        p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.4, 1.2))
+    p = p * rng.uniform(0.6, 1.4) + rng.normal(0, rng.uniform(0, 6), p.shape)
+    return p
+
+
+def hard_negatives(
+    folder: Path, images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarray, seed: int, per_group: int = 300
+) -> tuple[np.ndarray, np.ndarray]:
+    """What the fold's own detector finds on its training photos where no die lies (side faces, keys, labels).
+
+    They become *not a die* crops for the classifier, so it learns to reject exactly the detector's mistakes.
+    """
+    import cv2 as cv
+
+    from hardware.dice.net import peaks
+
+    net = cv.dnn.readNetFromONNX(str(folder / DETECTOR))
+    rng = np.random.default_rng(seed + 3)
+    by_group: dict[str, list[int]] = {}
+    for i in np.nonzero(chosen)[0]:
+        by_group.setdefault(GROUP_OF[i], []).append(int(i))
+    crops, meta = [], []
+    for g in sorted(by_group):
+        for i in rng.permutation(by_group[g])[:per_group]:
+            img = images[i]
+            net.setInput(img.astype(np.float32)[None, None] / 255.0)
+            out = net.forward()[0]
+            labels = dice[dice[:, 0] == i]
+            for x, y, side, _score in peaks(out[0], out[1], 0.15, 0.6):
+                if all(math.hypot(x - d[1], y - d[2]) > 0.5 * d[3] for d in labels):
+                    crops.append(_store_crop(img, x, y, side))
+                    meta.append((i, 0))
+    print(f"  {len(crops)} hard negatives mined from {sum(min(len(v), per_group) for v in by_group.values())} photos", flush=True)
+    if not crops:
+        return np.zeros((0, STORE, STORE), np.uint8), np.zeros((0, 2), np.int64)
+    return np.stack(crops), np.array(meta, np.int64)
+
+
+def train_faces(crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int):
+    import torch
+
+    from hardware.dice.net import normalise_crops
+
+    _, Faces = networks()
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed + 1)
+    net = Faces()
+    opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 5e-3, total_steps=steps, pct_start=0.15)
+    use = np.nonzero(chosen_images[meta[:, 0]])[0]
+    groups = {}
+    for k in use:
+        groups.setdefault(GROUP_OF[meta[k, 0]], []).append(k)
+    names = sorted(groups)
+    started = time.time()
+    for step in range(steps):
+        ks = [groups[n][int(rng.integers(len(groups[n])))] for n in (names[int(rng.integers(len(names)))] for _ in range(64))]
+        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k]) for k in ks])))
+        y = torch.from_numpy(meta[ks, 1])
+        loss = torch.nn.functional.cross_entropy(net(x, probabilities=False), y, label_smoothing=0.05)
+        _step(opt, sched, loss, f"faces step {step}/{steps}", started, step % 200 == 0)
+    return net.eval()
+
+
+# ----------------------------------------------------------------------------- export and tuning
+
+
+def export(detector, faces, out: Path) -> None:
+    import torch
+
+    out.mkdir(parents=True, exist_ok=True)
+    if detector is not None:
+        torch.onnx.export(detector, torch.zeros(1, 1, 240, 320), str(out / DETECTOR), input_names=["frame"], output_names=["heat"],
+                          dynamic_axes={"frame": {0: "n", 2: "h", 3: "w"}}, opset_version=13, dynamo=False)
+    if faces is not None:
+        torch.onnx.export(faces, torch.zeros(1, 1, CROP, CROP), str(out / CLASSIFIER), input_names=["crops"], output_names=["faces"],
+                          dynamic_axes={"crops": {0: "n"}}, opset_version=13, dynamo=False)
+
+
+def count_macs(net, shape: tuple[int, ...]) -> int:
+    """Multiply-adds of the convolutions and linear layers for one input of ``shape``."""
+    import torch
+
+    total = 0
+
+    def hook(module, _inputs, output) -> None:
+        nonlocal total
+        if isinstance(module, torch.nn.Conv2d):
+            k = module.kernel_size[0] * module.kernel_size[1] * module.in_channels // module.groups
+            total += output.numel() * k
+        elif isinstance(module, torch.nn.Linear):
+            total += output.numel() * module.in_features
+
+    handles = [m.register_forward_hook(hook) for m in net.modules()]
+    with torch.no_grad():
+        net(torch.zeros(*shape))
+    for h in handles:
+        h.remove()
+    return total
+
+
+def macs() -> dict[str, int]:
+    """Multiply-adds of the two networks (weights do not matter): the benchmark's Pi estimate."""
+    detector, faces = (net() for net in networks())
+    return {"macs_detector_640x480": count_macs(detector.eval(), (1, 1, 240, 320)),
+            "macs_face": count_macs(faces.eval(), (1, 1, CROP, CROP))}
+
+
+def tuning_photos(shared: Path, hold_out: str | None, within: bool, seed: int) -> list[tuple[np.ndarray | None, labelled.Labelled]]:
+    """Up to 40 photos (of at most 5 dice) of each group the fold trains on, at full resolution."""
+    rng = np.random.default_rng(seed + 2)
+    groups: dict[str, list[tuple[np.ndarray | None, labelled.Labelled]]] = {
+        g: [(None, i) for i in items] for g, items in labelled.real_groups(shared).items()
+    }
+    groups[labelled.SYNTHETIC] = synthetic_items(60, SYNTH_TRAIN[1])  # the first 60 training renders
+    out = []
+    for g in sorted(groups):
+        if g == hold_out:
+            continue
+        pool = [p for p in groups[g] if 1 <= len(p[1].dice) <= 5]
+        if within:
+            held = labelled.held_out_units(i.unit for _, i in groups[g])
+            pool = [p for p in pool if p[1].unit not in held]
+        out += [pool[k] for k in rng.permutation(len(pool))[:40]]
+    return out
+
+
+THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
+MIN_FACE = (0.0, 0.4, 0.5, 0.6, 0.7)
+SAME_DIE = (0.6, 0.85, 1.0, 1.15)
+
+
+def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]]) -> dict[str, float]:
+    """The heatmap threshold, least face probability and same-die distance that read most of the fold's own training photos right."""
+    from hardware.dice.net import NOT_A_DIE, NetReader, peaks
+    from hardware.image_file import read_image
+
+    reader = NetReader(out)
+    right = np.zeros((len(SAME_DIE), len(THRESHOLDS), len(MIN_FACE)))
+    for img, item in photos:
+        frame = read_image(item.path) if img is None else img
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        heat, scale = reader.heatmap(gray)
+        for c, same in enumerate(SAME_DIE):
+            found = [(x / scale, y / scale, s / scale, p) for x, y, s, p in peaks(heat[0], heat[1], min(THRESHOLDS), same)]
+            probs = reader.classify(gray, found)
+            faces = [(s, int(np.argmax(p[1:])) + 1, p) for (_, _, _, s), p in zip(found, probs, strict=True)]
+            for a, t in enumerate(THRESHOLDS):
+                for b, m in enumerate(MIN_FACE):
+                    got = sorted(f for s, f, p in faces if s >= t and p[f] >= m and p[f] >= p[NOT_A_DIE])
+                    right[c, a, b] += got == item.values
+    c, a, b = np.unravel_index(int(np.argmax(right)), right.shape)
+    best = right[c, a, b] / len(photos)
+    print(f"  tuned on {len(photos)} training photos: same die {SAME_DIE[c]}, threshold {THRESHOLDS[a]}, "
+          f"least face probability {MIN_FACE[b]}, image accuracy {best:.3f}", flush=True)
+    return {"threshold": THRESHOLDS[a], "min_face": MIN_FACE[b], "same_die": SAME_DIE[c],
+            "tuned_on_photos": len(photos), "tuned_image_accuracy": round(float(best), 4)}
+
+
+GROUP_OF: np.ndarray = np.array([])
+
+
+def main() -> int:
+    global GROUP_OF
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "hardware" / "dice" / "weights")
+    ap.add_argument("--hold-out", choices=labelled.GROUPS)
+    ap.add_argument("--within", action="store_true", help="hold out a fifth of every group's split units")
+    ap.add_argument("--seed", type=int, default=16)
+    ap.add_argument("--detector-steps", type=int, default=1200)
+    ap.add_argument("--face-steps", type=int, default=2000)
+    ap.add_argument("--shared", type=Path, default=None)
+    ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
+    ap.add_argument("--detector-from", type=Path, help="take the detector from this folder; train the face classifier only")
+    args = ap.parse_args()
+
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    cv2.setNumThreads(1)
+    shared = shared_data(args.shared)
+    what = f"without {args.hold_out}" if args.hold_out else ("within-group split" if args.within else "everything")
+    if args.tune_only:  # weights already trained: tune them again (the tuning recipe changed)
+        before = json.loads((args.out / TUNING).read_text())
+        before.update(tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed)))
+        before.update(macs())
+        (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
+        return 0
+    data = load_cache(shared)
+    images = unpack_images(data)
+    GROUP_OF = data["group"]
+    chosen = fold_images(data, args.hold_out, args.within)
+    print(f"training on {int(chosen.sum())} images ({what})", flush=True)
+    started = time.time()
+    detector_steps = args.detector_steps
+    if args.detector_from:  # keep a trained detector (same fold), train the face classifier only
+        import shutil
+
+        detector = None
+        detector_steps = json.loads((args.detector_from / TUNING).read_text()).get("detector_steps")
+        args.out.mkdir(parents=True, exist_ok=True)
+        if args.detector_from.resolve() != args.out.resolve():
+            shutil.copy(args.detector_from / DETECTOR, args.out / DETECTOR)
+    else:
+        detector = train_detector(images, data["dice"], chosen, args.detector_steps, args.seed)
+    if detector is not None:
+        export(detector, None, args.out)
+    mined, mined_meta = hard_negatives(args.out, images, data["dice"], chosen, args.seed)
+    crops = np.concatenate([data["crops"], mined])
+    meta = np.concatenate([data["crop_meta"], mined_meta])
+    faces = train_faces(crops, meta, chosen, args.face_steps, args.seed)
+    export(None, faces, args.out)
+    (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5}))
+    del data, images
+    tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed))
+    tuning.update(macs())
+    tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps})
+    (args.out / TUNING).write_text(json.dumps(tuning, indent=1) + "\n")
+    print(f"done in {time.time() - started:.0f} s: {args.out}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

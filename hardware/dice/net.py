@@ -1,0 +1,189 @@
+"""The learned pip-dice reader: find the dice, then read each top face.
+
+Two small networks, trained by ``benchmarks/dice_train.py`` (``make
+train-dice``) and shipped as ONNX in ``hardware/dice/weights/``, run through
+OpenCV's ``dnn`` module, so the Pi installs nothing new:
+
+1. **Detector** (CenterNet-style): the frame, in grey, scaled so its long
+   side is ``DETECT_SIDE`` pixels whatever the camera (a 12 MP photo costs the
+   same as a webcam frame), gives a heatmap of die centres and each die's
+   side (log) at a quarter of that resolution.  Peaks above the tuned
+   threshold are dice; a peak within half a die of a stronger one is the same
+   die.  Grey, because three of the four real photo groups are grey and a
+   die's colour says nothing about its value: dice of any colour look alike.
+2. **Face classifier**: each die is cut out of the frame at full resolution
+   (a square of ``CROP_CONTEXT`` times its side, axis-aligned), resampled to
+   ``CROP`` x ``CROP`` and normalised by its own mean and spread, so light and
+   dark pips, bright and dim light look alike; seven classes: not a die
+   (clutter the detector took for one, half a die) and the values 1..6.
+   Trained at every angle, on light-on-dark and dark-on-light faces and with
+   side faces in view, so it reads the face that faces the camera.
+
+``tuning.json`` beside the weights holds what the training command tuned on
+its training groups (the heatmap threshold).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import SensorError
+
+from .model import Box, DieReading
+
+WEIGHTS = Path(__file__).resolve().parent / "weights"
+DETECTOR = "dice_detector.onnx"
+CLASSIFIER = "dice_faces.onnx"
+TUNING = "tuning.json"
+DETECT_SIDE = 320  # the detector sees the frame (or tray region) scaled to this long side
+STRIDE = 4  # heatmap cells per detector input pixel
+CROP = 32  # the face classifier's input side
+CROP_CONTEXT = 1.25  # a die's crop is this many times its side
+NOT_A_DIE = 0  # the classifier's class for clutter
+TURNS = 4  # the classifier reads each crop at this many quarter turns
+SAME_DIE = 0.85  # default: a weaker peak closer than this many sides to a stronger one is that die (a side face)
+WORK_SIDE = 1600  # a larger frame is scaled down to this long side first (crops need no more)
+
+
+def detector_input(gray: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
+    """The grey frame scaled to ``side`` on its long side, padded to a multiple of 8; and the scale."""
+    h, w = gray.shape[:2]
+    scale = side / max(h, w)
+    nh, nw = max(8, round(h * scale)), max(8, round(w * scale))
+    small = cv2.resize(gray, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    ph, pw = -nh % 8, -nw % 8
+    if ph or pw:
+        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    return small, scale
+
+
+def crop_die(gray: np.ndarray, x: float, y: float, side: float, size: int = CROP) -> np.ndarray:
+    """The die's square crop (``CROP_CONTEXT`` x its side), resampled to ``size`` (float32, 0..255)."""
+    half = max(2.0, CROP_CONTEXT * side / 2)
+    x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
+    h, w = gray.shape[:2]
+    roi = gray[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
+    if roi.size == 0:
+        return np.zeros((size, size), np.float32)
+    top, left, bottom, right = max(0, -y0), max(0, -x0), max(0, y1 - h), max(0, x1 - w)
+    if top or left or bottom or right:
+        roi = cv2.copyMakeBorder(roi, top, bottom, left, right, cv2.BORDER_REPLICATE)
+    shrink = roi.shape[0] > size
+    return cv2.resize(roi, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR).astype(np.float32)
+
+
+def normalise_crops(crops: np.ndarray) -> np.ndarray:
+    """Each crop by its own mean and spread (N x S x S -> N x 1 x S x S)."""
+    mean = crops.mean(axis=(1, 2), keepdims=True)
+    std = crops.std(axis=(1, 2), keepdims=True)
+    return ((crops - mean) / (std + 8.0))[:, None].astype(np.float32)
+
+
+def peaks(
+    heat: np.ndarray, size: np.ndarray, threshold: float, same_die: float = SAME_DIE
+) -> list[tuple[float, float, float, float]]:
+    """(x, y, side, score) in detector-input pixels for each heatmap peak above ``threshold``.
+
+    Two dice lying side by side are a side apart; a side face seen in
+    perspective peaks nearer, so a weaker peak within ``same_die`` sides of a
+    stronger one is dropped (tuned with the threshold).
+    """
+    local = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= local) & (heat >= threshold))
+    found = sorted(
+        ((float(heat[j, i]), i, j) for j, i in zip(ys, xs, strict=True)), reverse=True
+    )
+    kept: list[tuple[float, float, float, float]] = []
+    for score, i, j in found:
+        side = float(np.exp(size[j, i])) * STRIDE
+        x, y = (i + 0.5) * STRIDE, (j + 0.5) * STRIDE
+        if all((x - a) ** 2 + (y - b) ** 2 > (same_die * max(side, s)) ** 2 for a, b, s, _ in kept):
+            kept.append((x, y, side, score))
+    return kept
+
+
+@dataclass
+class NetReader:
+    """Reads pip dice with the shipped (or given) ONNX weights."""
+
+    weights: Path = WEIGHTS
+
+    def __post_init__(self) -> None:
+        self.weights = Path(self.weights)
+        try:
+            self._detector = cv2.dnn.readNetFromONNX(str(self.weights / DETECTOR))
+            self._faces = cv2.dnn.readNetFromONNX(str(self.weights / CLASSIFIER))
+            tuning = json.loads((self.weights / TUNING).read_text())
+        except (cv2.error, OSError, ValueError) as e:
+            raise SensorError(f"cannot load the dice reader's weights from {self.weights}: {e}") from None
+        self.tuning = tuning
+        self.threshold = float(tuning.get("threshold", 0.35))
+        self.min_face = float(tuning.get("min_face", 0.5))
+        self.same_die = float(tuning.get("same_die", SAME_DIE))
+
+    def heatmap(self, gray: np.ndarray) -> tuple[np.ndarray, float]:
+        """The detector's output (heat, log side) for a grey frame, and the frame's scale to its input."""
+        small, scale = detector_input(gray)
+        self._detector.setInput(small.astype(np.float32)[None, None] / 255.0)
+        return self._detector.forward()[0], scale
+
+    def detect(self, gray: np.ndarray, threshold: float | None = None, same_die: float | None = None) -> list[tuple[float, float, float, float]]:
+        """Dice in a grey frame: (x, y, side, score) in frame pixels."""
+        out, scale = self.heatmap(gray)
+        found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
+        return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]
+
+    def classify(self, gray: np.ndarray, dice: list[tuple[float, float, float, float]]) -> np.ndarray:
+        """Class probabilities (N x 7: not a die, 1..6) for each detected die."""
+        if not dice:
+            return np.zeros((0, 7), np.float32)
+        crops = normalise_crops(np.stack([crop_die(gray, x, y, s) for x, y, s, _ in dice]))
+        # The four quarter turns of each crop, averaged: the face's value does not turn with it.
+        turns = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(TURNS)])
+        self._faces.setInput(np.ascontiguousarray(turns))
+        probs = self._faces.forward()
+        return probs.reshape(TURNS, len(dice), -1).mean(axis=0)
+
+    def macs(self) -> tuple[float, float]:
+        """Multiply-adds of the detector on a 640x480 frame, and of the classifier per die (from training)."""
+        return float(self.tuning.get("macs_detector_640x480", 0)), float(self.tuning.get("macs_face", 0))
+
+    def read(self, frame: np.ndarray, region: Box | None = None) -> list[DieReading]:
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        ox = oy = 0
+        if region is not None:
+            ox, oy, w, h = region
+            gray = gray[oy : oy + h, ox : ox + w]
+        if gray.shape[0] < 8 or gray.shape[1] < 8:
+            return []
+        shrink = 1.0
+        if max(gray.shape) > WORK_SIDE:  # a huge frame: nothing is read finer than this
+            shrink = WORK_SIDE / max(gray.shape)
+            gray = cv2.resize(gray, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        dice = self.detect(gray)
+        probs = self.classify(gray, dice)
+        readings = []
+        for (x, y, side, _score), p in zip(dice, probs, strict=True):
+            x, y, side = x / shrink, y / shrink, side / shrink
+            face = int(np.argmax(p[1:])) + 1
+            if p[face] < self.min_face or p[face] < p[NOT_A_DIE]:
+                continue
+            half = side / 2
+            box = (round(ox + x - half), round(oy + y - half), round(side), round(side))
+            readings.append(DieReading("pips", face, float(p[face]), box))
+        return readings
+
+
+_shared: dict[Path, NetReader] = {}
+
+
+def shared_reader(weights: Path = WEIGHTS) -> NetReader:
+    """One loaded reader per weights folder (loading the nets takes a few ms)."""
+    if weights not in _shared:
+        _shared[weights] = NetReader(weights)
+    return _shared[weights]

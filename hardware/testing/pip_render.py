@@ -1,0 +1,239 @@
+"""Procedural photos of pip dice with domain randomisation (training and the synthetic group).
+
+The real photos cover ivory, white, black and a few coloured dice on a desk,
+paper, a fisheye tray and felt trays.  The renders cover what they lack, so
+the learned reader does not tie itself to one camera, die or table.  The
+recipe (also in docs/dice.md), every choice drawn from a seeded
+``numpy.random.Generator``:
+
+1. *Background* (one of): plain felt (a colour, fine noise, soft blotches);
+   wood grain (warped sine stripes in browns); printed board (random coloured
+   rectangles, discs and lines, then softened); paper (near-white, faint
+   texture); dark cloth.  A linear light gradient across it.
+2. *Dice*: 1 to 12, side 16 to 160 px (one size per image +-15 %, as dice
+   of one set lie at about one distance), anywhere, at any angle, not
+   overlapping.  Body colour: ivory, white, black, red, green, blue, yellow,
+   purple, orange or any random colour; *marbled* (two colours swirled by a
+   smoothed noise field) 20 % of the time; *translucent* (the background
+   shows through, 25..55 %) 15 % of the time.  Pip colour: dark, light or a
+   random colour contrasting with the body (at least 70 grey levels apart in
+   luminance); pip diameter 0.16..0.22 of the side; pip layout jittered.
+3. *Perspective*: a side face (the body darkened to 45..80 %, carrying
+   pips of another face, foreshortened) shows along one or two edges, as a
+   camera off to one side sees it; the top face keeps its square.
+4. *Shadow*: a blurred dark copy of the die's outline, offset toward a random
+   light direction (multiplying the background by 0.5..0.8).  Specular
+   glare (a soft white spot) on 15 % of dice.
+5. *Camera*: a small perspective warp of the whole image, Gaussian or
+   motion blur (0..2 px), sensor noise (sigma 0..8), brightness and
+   contrast changes, JPEG compression (quality 35..95); a third of the
+   images turned to greyscale (as three of the four photo groups are).
+
+``render_scene(rng, size)`` returns the image (BGR uint8) and its dice as
+``(x, y, side, value)``; ``render_set(n, seed)`` makes a reproducible set.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+# Pip centres on a unit face (-1..1), per value.
+LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+BODIES = [
+    (225, 235, 240), (245, 245, 245), (30, 30, 30), (40, 40, 200), (60, 150, 40), (200, 80, 30),
+    (40, 200, 230), (140, 40, 120), (30, 130, 240), (160, 160, 160),
+]  # BGR: ivory, white, black, red, green, blue, yellow, purple, orange, grey
+
+
+def _luma(c: np.ndarray) -> float:
+    return float(0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2])
+
+
+def _noise_field(rng: np.random.Generator, h: int, w: int, scale: float) -> np.ndarray:
+    small = rng.random((max(2, int(h / scale)), max(2, int(w / scale)))).astype(np.float32)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    kind = rng.choice(["felt", "wood", "board", "paper", "cloth"], p=[0.3, 0.25, 0.2, 0.15, 0.1])
+    if kind == "wood":
+        base = np.array([rng.uniform(40, 120), rng.uniform(80, 160), rng.uniform(120, 210)], np.float32)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        angle = rng.uniform(0, math.pi)
+        t = xx * math.cos(angle) + yy * math.sin(angle) + 40 * _noise_field(rng, h, w, 60)
+        stripes = 0.5 + 0.5 * np.sin(t / rng.uniform(3, 14))
+        img = base[None, None, :] * (0.75 + 0.35 * stripes[..., None])
+    elif kind == "board":
+        img = np.full((h, w, 3), rng.uniform(60, 230, 3), np.float32)
+        for _ in range(int(rng.integers(4, 20))):
+            colour = rng.uniform(0, 255, 3).tolist()
+            x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+            r = int(rng.integers(8, max(10, w // 3)))
+            shape = rng.integers(0, 3)
+            if shape == 0:
+                cv2.rectangle(img, (x, y), (x + r, y + int(rng.integers(8, r + 9))), colour, -1)
+            elif shape == 1:
+                cv2.circle(img, (x, y), r // 2, colour, -1)
+            else:
+                cv2.line(img, (x, y), (int(rng.integers(0, w)), int(rng.integers(0, h))), colour, int(rng.integers(1, 6)))
+        img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    elif kind == "paper":
+        img = np.full((h, w, 3), rng.uniform(190, 250), np.float32) + rng.normal(0, 3, (h, w, 1))
+    else:
+        lo, hi = (10, 90) if kind == "cloth" else (20, 220)
+        img = np.full((h, w, 3), rng.uniform(lo, hi, 3), np.float32)
+        img *= (0.85 + 0.3 * _noise_field(rng, h, w, 40))[..., None]
+        img += rng.normal(0, 6, (h, w, 1))
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    g = rng.uniform(-0.35, 0.35, 2)
+    img *= (1 + g[0] * (xx / w - 0.5) + g[1] * (yy / h - 0.5))[..., None]
+    return img
+
+
+def _die_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    if rng.random() < 0.75:
+        body = np.array(BODIES[int(rng.integers(len(BODIES)))], np.float32) * rng.uniform(0.8, 1.1)
+    else:
+        body = rng.uniform(0, 255, 3).astype(np.float32)
+    body = np.clip(body, 0, 255)
+    for _ in range(20):
+        r = rng.random()
+        if r < 0.4:
+            pip = np.full(3, rng.uniform(0, 50), np.float32)
+        elif r < 0.75:
+            pip = np.full(3, rng.uniform(200, 255), np.float32)
+        else:
+            pip = rng.uniform(0, 255, 3).astype(np.float32)
+        if abs(_luma(pip) - _luma(body)) >= 70:
+            return body, pip
+    return body, (np.full(3, 20.0 if _luma(body) > 128 else 240.0, np.float32))
+
+
+def _draw_die(
+    rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, side: float, value: int
+) -> None:
+    h, w = img.shape[:2]
+    body, pip = _die_colours(rng)
+    angle = rng.uniform(0, 2 * math.pi)
+    u = np.array([math.cos(angle), math.sin(angle)]) * side / 2
+    v = np.array([-math.sin(angle), math.cos(angle)]) * side / 2
+    c = np.array([cx, cy])
+    top = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
+    mask = np.zeros((h, w), np.float32)
+    # shadow
+    light = rng.uniform(0, 2 * math.pi)
+    off = np.array([math.cos(light), math.sin(light)]) * side * rng.uniform(0.05, 0.35)
+    cv2.fillConvexPoly(mask, (top + off).astype(np.int32), 1.0)
+    shadow = cv2.GaussianBlur(mask, (0, 0), max(1.0, side * 0.12))
+    img *= (1 - rng.uniform(0.2, 0.5) * shadow)[..., None]
+    # side faces (perspective): one or two edges, foreshortened
+    layers: list[tuple[np.ndarray, np.ndarray, float]] = []
+    for edge in rng.choice(4, size=int(rng.integers(0, 3)), replace=False):
+        a, b = top[edge], top[(edge + 1) % 4]
+        out = (a + b) / 2 - c
+        out = out / (np.linalg.norm(out) + 1e-6)
+        depth = side * rng.uniform(0.08, 0.4)
+        quad = np.array([a, b, b + out * depth, a + out * depth], np.float32)
+        layers.append((quad, body * rng.uniform(0.45, 0.8), depth))
+    translucent = rng.random() < 0.15
+    alpha = rng.uniform(0.45, 0.75) if translucent else 1.0
+    marble = rng.random() < 0.2
+    second = np.clip(body * rng.uniform(0.4, 1.6) + rng.normal(0, 40, 3), 0, 255)
+    for quad, colour, depth in layers:
+        m = np.zeros((h, w), np.float32)
+        cv2.fillConvexPoly(m, quad.astype(np.int32), 1.0, lineType=cv2.LINE_AA)
+        img[:] = img * (1 - alpha * m[..., None]) + colour * alpha * m[..., None]
+        # a side face's pips, squashed
+        if rng.random() < 0.8 and depth > side * 0.15:
+            along = quad[1] - quad[0]
+            across = quad[3] - quad[0]
+            for px, py in LAYOUT[int(rng.integers(1, 7))]:
+                p = quad[0] + along * (0.5 + 0.28 * px) + across * (0.5 + 0.28 * py)
+                r = side * 0.09
+                axes = (max(1, int(r)), max(1, int(r * depth / side * 2)))
+                ang = math.degrees(math.atan2(along[1], along[0]))
+                cv2.ellipse(img, (int(p[0]), int(p[1])), axes, ang, 0, 360, (pip * 0.7).tolist(), -1, cv2.LINE_AA)
+    m = np.zeros((h, w), np.float32)
+    corner = side * rng.uniform(0.05, 0.2)
+    cv2.fillConvexPoly(m, top.astype(np.int32), 1.0, lineType=cv2.LINE_AA)
+    if corner > 2:
+        m = cv2.GaussianBlur(m, (0, 0), corner * 0.3)
+        m = np.clip((m - 0.5) * 3 + 0.5, 0, 1)
+    face = np.broadcast_to(body, img.shape).copy()
+    if marble:
+        t = _noise_field(rng, h, w, max(4, side / 3))
+        swirl = 0.5 + 0.5 * np.sin(t * rng.uniform(8, 20))
+        face = face * (1 - swirl[..., None]) + second * swirl[..., None]
+    shade = 1 + rng.uniform(-0.15, 0.15) * ((np.mgrid[0:h, 0:w][1] - cx) / max(side, 1))
+    face *= shade[..., None]
+    img[:] = img * (1 - alpha * m[..., None]) + face * alpha * m[..., None]
+    # pips
+    spread = rng.uniform(0.48, 0.6)
+    r = side * rng.uniform(0.08, 0.11)
+    for px, py in LAYOUT[value]:
+        p = c + (px * u + py * v) * spread + rng.normal(0, side * 0.01, 2)
+        centre = (int(round(p[0] * 4)), int(round(p[1] * 4)))  # noqa: RUF046 (numpy floats: cv2 wants ints)
+        cv2.circle(img, centre, max(1, int(r * 4)), pip.tolist(), -1, cv2.LINE_AA, 2)
+    if rng.random() < 0.15:
+        g = np.zeros((h, w), np.float32)
+        q = c + rng.uniform(-0.3, 0.3, 2) * side
+        cv2.circle(g, (int(q[0]), int(q[1])), max(1, int(side * 0.15)), 1.0, -1)
+        g = cv2.GaussianBlur(g, (0, 0), max(1.0, side * 0.1)) * m
+        img[:] = img + 120 * g[..., None]
+
+
+def render_scene(rng: np.random.Generator, size: int = 320) -> tuple[np.ndarray, list[tuple[float, float, float, int]]]:
+    h = w = size
+    img = background(rng, h, w)
+    n = int(rng.choice([1, 2, 3, 4, 5, 6, 8, 12], p=[0.2, 0.2, 0.15, 0.15, 0.1, 0.08, 0.07, 0.05]))
+    base = float(np.exp(rng.uniform(math.log(16), math.log(min(160, size / 2.8)))))
+    dice: list[tuple[float, float, float, int]] = []
+    for _ in range(n * 6):
+        if len(dice) == n:
+            break
+        side = base * rng.uniform(0.85, 1.15)
+        x, y = rng.uniform(side, w - side), rng.uniform(side, h - side)
+        if all(math.hypot(x - a, y - b) > 0.75 * (side + s) * 1.45 for a, b, s, _ in dice):
+            dice.append((x, y, side, int(rng.integers(1, 7))))
+    for x, y, side, value in dice:
+        _draw_die(rng, img, x, y, side, value)
+    # camera
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = src + rng.uniform(-0.04, 0.04, (4, 2)).astype(np.float32) * size
+    warp = cv2.getPerspectiveTransform(src, dst)
+    img = cv2.warpPerspective(np.clip(img, 0, 255).astype(np.uint8), warp, (w, h), borderMode=cv2.BORDER_REFLECT)
+    pts = cv2.perspectiveTransform(np.float32([[[x, y] for x, y, _, _ in dice]]), warp)[0] if dice else []
+    dice = [(float(p[0]), float(p[1]), s, v) for p, (_, _, s, v) in zip(pts, dice, strict=True)]
+    out = img.astype(np.float32)
+    blur = rng.uniform(0, 2.0)
+    if blur > 0.4:
+        if rng.random() < 0.3:
+            k = max(3, int(blur * 3) | 1)
+            kernel = np.zeros((k, k), np.float32)
+            kernel[k // 2, :] = 1.0 / k
+            rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1.0)
+            out = cv2.filter2D(out, -1, cv2.warpAffine(kernel, rot, (k, k)))
+        else:
+            out = cv2.GaussianBlur(out, (0, 0), blur)
+    out = out * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
+    out += rng.normal(0, rng.uniform(0, 8), out.shape)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.33:
+        out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    _ok, jpg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 96))])
+    return cv2.imdecode(jpg, cv2.IMREAD_COLOR), dice
+
+
+def render_set(n: int, seed: int, size: int = 320) -> list[tuple[np.ndarray, list[tuple[float, float, float, int]]]]:
+    rng = np.random.default_rng(seed)
+    return [render_scene(rng, size) for _ in range(n)]

@@ -1,0 +1,116 @@
+"""The shipped dice networks on real photos, through the real reader (OpenCV dnn, ONNX).
+
+Skips cleanly when the shared data is absent; the weights themselves ship in
+the package, so the first test always runs.  Photos are spread over each
+group's split units (not picked by hand).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hardware.dice import labelled
+from hardware.dice.net import CLASSIFIER, DETECTOR, WEIGHTS, NetReader, shared_reader
+from hardware.dice.reader import DiceReader
+from hardware.image_file import read_image
+
+# Regression floors, a margin under what the shipped weights read on these samples
+# (docs/dice.md has the figures; the issue's targets, 0.95 per die, are not met yet).
+FLOOR = {"webcam-train": 0.75, "fisheye-tray": 0.75, "iphone-table": 0.6, "white-paper": 0.5, "hex-trays": 0.45}
+
+
+def _match(item: labelled.Labelled, readings: list) -> int:
+    right, used = 0, set()
+    for d in item.dice:
+        near = [
+            (abs(r.centre[0] - d.x) + abs(r.centre[1] - d.y), j)
+            for j, r in enumerate(readings)
+            if j not in used and abs(r.centre[0] - d.x) <= d.size / 2 and abs(r.centre[1] - d.y) <= d.size / 2
+        ]
+        if near:
+            _, j = min(near)
+            used.add(j)
+            right += readings[j].face == d.value
+    return right
+
+
+def test_the_shipped_weights_are_small_and_load() -> None:
+    size = (WEIGHTS / DETECTOR).stat().st_size + (WEIGHTS / CLASSIFIER).stat().st_size
+    assert size < 5_000_000
+    reader = NetReader()
+    assert 0.05 <= reader.threshold <= 0.9
+    blank = np.full((480, 640, 3), 128, np.uint8)
+    assert reader.read(blank) == []  # an empty grey table holds no dice
+    assert reader.read(np.zeros((4, 4, 3), np.uint8)) == []
+
+
+def test_reads_real_webcam_photos(shared_data: Path) -> None:
+    folder = shared_data / "dice" / "webcam-train"
+    right, total, _found = _read_all(DiceReader().read, _sample(labelled.webcam(folder), 12))
+    assert right / total >= FLOOR["webcam-train"], f"{right}/{total} dice read right"
+
+
+def _read_all(read, items: list[labelled.Labelled]) -> tuple[int, int, int]:
+    """(dice read right by position, labelled dice, readings) over the photos; every reading well formed."""
+    right = total = found = 0
+    for item in items:
+        readings = read(read_image(item.path))
+        right += _match(item, readings)
+        total += len(item.dice)
+        found += len(readings)
+        for r in readings:
+            assert r.kind == "pips" and 0 < r.confidence <= 1 and r.box[2] > 4
+    return right, total, found
+
+
+def _sample(items: list[labelled.Labelled], n: int, most: int = 48) -> list[labelled.Labelled]:
+    """n photos spread over the group's units (the first of each unit, in order)."""
+    seen, out = set(), []
+    for i in sorted(items, key=lambda i: i.path.name):
+        if i.unit not in seen and len(i.dice) <= most:
+            seen.add(i.unit)
+            out.append(i)
+    step = max(1, len(out) // n)
+    return out[::step][:n]
+
+
+@pytest.mark.parametrize("group", ["fisheye-tray", "iphone-table", "white-paper"])
+def test_reads_real_photos_of_other_cameras(shared_data: Path, group: str) -> None:
+    items = _sample(labelled.roboflow(shared_data / "dice" / "roboflow-mixed", [group]), 10, most=5)
+    right, total, _found = _read_all(shared_reader().read, items)
+    assert right / total >= FLOOR[group], f"{group}: {right}/{total} dice read right"
+
+
+def test_coloured_dice_pips_read_as_pips(shared_data: Path) -> None:
+    """hex-trays: dice of many colours (light, dark and coloured pips) on felt trays, 5-48 a photo."""
+    items = _sample(labelled.roboflow(shared_data / "dice" / "roboflow-mixed", ["hex-trays"]), 6, most=20)
+    right, total, found = _read_all(shared_reader().read, items)
+    assert right / total >= FLOOR["hex-trays"], f"{right}/{total} coloured dice read right"
+    assert found <= total * 1.1  # the felt, the tray's rim and the carpet are not dice
+
+
+def test_a_die_colour_does_not_change_its_reading(shared_data: Path) -> None:
+    """The same coloured dice with every hue turned by a third of the circle read the same."""
+    import cv2
+
+    items = _sample(labelled.roboflow(shared_data / "dice" / "roboflow-mixed", ["hex-trays"]), 3, most=12)
+    reader = shared_reader()
+    same = total = 0
+    for item in items:
+        frame = read_image(item.path)
+        before = reader.read(frame)
+        hsv = cv2.cvtColor(frame, cv2.COLOR_BGR2HSV)
+        for shift in (60, 120):  # OpenCV hue runs 0..180
+            turned = hsv.copy()
+            turned[..., 0] = (turned[..., 0].astype(int) + shift) % 180
+            after = reader.read(cv2.cvtColor(turned, cv2.COLOR_HSV2BGR))
+            for r in before:
+                total += 1
+                same += any(
+                    a.face == r.face and abs(a.centre[0] - r.centre[0]) + abs(a.centre[1] - r.centre[1]) < r.box[2] / 2
+                    for a in after
+                )
+    assert total and same / total >= 0.7, f"{same}/{total} readings unchanged by a colour change"
