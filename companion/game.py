@@ -282,6 +282,18 @@ class Game(ABC):
         """An event in the players' words for the Log ("Ann ended on a plain square"), or None for the generic wording."""
         return None
 
+    def describe_move(self, state: State, event: Event) -> str | None:
+        """``event`` in the table's words, read against the state it applies to
+        (a game whose words need the state: "Lamb Push 3: red sheep, back-left");
+        None: ``describe``'s words."""
+        return None
+
+    def announcements(self, state: State) -> tuple[str, ...]:
+        """What the last steps brought about (a scoring, a shearing), in words,
+        oldest first; the Table shows them and the Log adds the new ones to
+        the event that caused them."""
+        return ()
+
     def turn_phase(self, state: State) -> tuple[int, str]:
         """(turn number, phase name) for the log, like boardgame.io's ctx."""
         return (getattr(state, "turn", 0), str(getattr(state, "phase", "")))

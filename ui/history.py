@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.errors import IllegalAction
 from companion.events import CORRECTION, ROLL, WHISTLE, Event
+from companion.game import Game
 from companion.session import Session
 
 
@@ -68,18 +69,24 @@ def log_rows(session: Session) -> list[LogRow]:
     done: list[int] = []  # row index holding each event in effect
     redo: list[int] = []
     rows: list[dict[str, Any]] = []
+    words = _Words(session)
     for entry in session.log:
         i = len(rows)
+        event = entry.event
+        text = describe(event, session.game) if event is not None else entry.op
         if entry.op in ("apply", "redo"):
             if entry.op == "apply":
                 redo.clear()
+                text = words.applied(event) or text
             elif redo:
+                text = rows[redo[-1]]["text"]
+                words.redone()
                 redo.pop()
             done.append(i)
         elif entry.op == "undo" and done:
+            text = rows[done[-1]]["text"]
+            words.undone()
             redo.append(done.pop())
-        event = entry.event
-        text = describe(event, session.game) if event is not None else entry.op
         if entry.op != "apply":
             text = f"{entry.op}: {text}"
         when_at = event.time if event is not None and event.time and entry.op == "apply" else entry.at
@@ -96,6 +103,46 @@ def log_rows(session: Session) -> list[LogRow]:
         )
     position = {row: pos for pos, row in enumerate(done)}
     return [LogRow(position=position.get(i), **r) for i, r in enumerate(rows)]
+
+
+class _Words:
+    """The game's own words for each event read against its state
+    (``Game.describe_move``) and what it
+    brought about (``Game.announcements``), replayed along the log; games
+    without words cost no replay."""
+
+    def __init__(self, session: Session) -> None:
+        game = session.game
+        cls = type(game)
+        self.game = game
+        self.on = cls.describe_move is not Game.describe_move or cls.announcements is not Game.announcements
+        self.states: list[Any] = [game.initial_state(session.setup)] if self.on else []
+        self.undone_states: list[Any] = []
+
+    def applied(self, event: Event | None) -> str | None:
+        if not self.on or event is None:
+            return None
+        before = self.states[-1]
+        try:
+            after = self.game.apply(before, event)
+            said = self.game.describe_move(before, event)
+        except Exception:  # the words are a nicety: a game that cannot replay keeps the generic ones
+            self.on = False
+            return None
+        self.undone_states.clear()
+        self.states.append(after)
+        old, new = self.game.announcements(before), self.game.announcements(after)
+        news = new[len(old) :] if new[: len(old)] == old else new
+        text = f"{event.player}: {said}" if said and event.player else said
+        return " — ".join([text or describe(event, self.game), *news])
+
+    def undone(self) -> None:
+        if self.on and len(self.states) > 1:
+            self.undone_states.append(self.states.pop())
+
+    def redone(self) -> None:
+        if self.on and self.undone_states:
+            self.states.append(self.undone_states.pop())
 
 
 def score_series(session: Session) -> dict[str, list[int]]:

@@ -322,83 +322,6 @@ def fleeced_turn(ctx: Ctx) -> Iterator[float]:
     ctx.result["sources"] = [e.source.value for e in app.session.events]
 
 
-def _flock_buttons(ctx: Ctx) -> dict[tuple[int, int], Any]:
-    board = ctx.app.root.get_screen("table").board
-    return {b.sheep: b for b in ctx.buttons(board.ids.flock)}
-
-
-def _tap_sheep(ctx: Ctx, pos: tuple[int, int]) -> Iterator[float]:
-    """Scroll the twin to the sheep (as a finger would), then touch it."""
-    board = ctx.app.root.get_screen("table").board
-    board.ids.flock_scroll.scroll_to(_flock_buttons(ctx)[pos], padding=0, animate=False)
-    yield 0.2
-    yield from ctx.tap(_flock_buttons(ctx)[pos])
-
-
-@scenario()
-def shear_panic_action(ctx: Ctx) -> Iterator[float]:
-    """Shear Panic by touch: the truck start, then a menu action entered by
-    touching a sheep and a move; the flock twin and the track must change."""
-    app = ctx.app
-    yield from ctx.tap_text("Shear Panic")
-    setup = ctx.screen
-    for row, name in zip(setup.rows, ("Ann", "Bob", "Cy"), strict=False):
-        row.name_input.text = name
-    ctx.result["colours"] = [r.pick.text for r in setup.rows]
-    yield from ctx.tap_text("Start game")
-    assert app.root.current == "table", setup.ids.error.text
-    table = app.root.get_screen("table")
-    board = table.board
-    ctx.result["board_class"] = type(board).__name__
-    steps = 0
-    while app.session.to_json()["state"]["stage"] == "truck":
-        steps += 1
-        assert steps < 40, "the truck start did not end"
-        prompt = app.session.prompt()
-        if prompt.dice is not None:
-            yield from ctx.tap(ctx.button(str(prompt.dice.faces[0]), table.ids.entry))
-            continue
-        legal = [e for e in app.session.game.legal_actions(app.session.state) if e.type != "roll"]
-        pos = next((tuple(e.get("sheep")) for e in legal if e.get("sheep") is not None), None)
-        if pos is not None:
-            yield from _tap_sheep(ctx, pos)
-        yield from ctx.tap(ctx.buttons(board.ids.actions)[0])
-    ctx.result["truck_steps"] = steps
-    before = app.session.to_json()["state"]
-    ctx.result["before"] = {k: before[k] for k in ("rows", "time_counter", "phase", "active")}
-    ctx.result["status_before"] = board.ids.status.text
-    ctx.result["heading_before"] = board.ids.actions_heading.text
-    ctx.result["frame_heading"] = table.ids.entry_heading.text
-    # A menu action: touch a sheep the rules let the active player move, then the move.
-    legal = [e for e in app.session.game.legal_actions(app.session.state) if e.type == "action" and e.get("sheep") is not None]
-    game, state = app.session.game, app.session.state
-    # One that moves the time counter at once (not one that splits the flock
-    # and waits for a regrouping), so the track changes with the twin.
-    target = next((e for e in legal if game.state_json(game.apply(state, e))["time_counter"] > 0), legal[0])
-    pos = tuple(target.get("sheep"))
-    yield from _tap_sheep(ctx, pos)
-    ctx.result["selected_text"] = _flock_buttons(ctx)[pos].text
-    ctx.result["heading"] = board.ids.actions_heading.text
-    move = next(b for b in ctx.buttons(board.ids.actions) if b.event == target)
-    ctx.result["move_label"] = move.text
-    ctx.result["problems"] = ctx.check("shear-panic-selected")
-    # A look at the Log and back keeps the touched sheep: the Table lets its
-    # picture go meanwhile, and the new one takes the selection over.
-    yield from ctx.tap_text("Log")
-    yield from ctx.tap_text("Back to the table")
-    board = table.board
-    ctx.result["selected_after_log"] = _flock_buttons(ctx)[pos].text
-    move = next(b for b in ctx.buttons(board.ids.actions) if b.event == target)
-    yield from ctx.tap(move)
-    after = app.session.to_json()["state"]
-    ctx.result["after"] = {k: after[k] for k in ("rows", "time_counter", "phase", "active")}
-    ctx.result["expected"] = app.session.game.state_json(app.session.game.apply(_state_before(app), target))["rows"]
-    ctx.result["twin"] = sorted(f"{x},{y}:{b.text}" for (x, y), b in _flock_buttons(ctx).items())
-    ctx.result["status_after"] = board.ids.status.text
-    ctx.result["last_event"] = app.session.events[-1].to_dict()
-    ctx.shot("shear-panic-after")
-
-
 def _state_before(app: Any) -> Any:
     """The state before the last event, to check the twin against the engine."""
     game, s = app.session.game, app.session
@@ -524,38 +447,6 @@ def observe(ctx: Ctx) -> Iterator[float]:
             "picks": [r.pick.text for r in rows],
             "names": [r.name_input.text for r in rows],
         }
-
-
-@scenario()
-def battle_sheep_build(ctx: Ctx) -> Iterator[float]:
-    """Battle Sheep's field built by touch: a ringed place, then how the board lies."""
-    from kivy.tests.common import UnitTestTouch
-
-    app = ctx.app
-    app.new_game("battle-sheep", {"players": [{"name": "Ann"}, {"name": "Bob"}]})
-    yield 0.5
-    board = app.root.get_screen("table").board
-    field = board.ids.field
-    ctx.result["steps"] = []
-    for _ in range(2):
-        ghosts = sorted(field.ghosts)
-        anchor = ghosts[len(ghosts) // 2]
-        size, ox, oy = field._layout()
-        x, y = field.to_window(*field.centre(*anchor, size, ox, oy))
-        touch = UnitTestTouch(x, y)
-        touch.touch_down()
-        yield 0.05
-        touch.touch_up()
-        yield 0.3
-        heading = board.ids.variants_heading.text
-        variants = ctx.buttons(board.ids.variants)
-        problems = ctx.check("battle-sheep-build")
-        yield from ctx.tap(variants[0])
-        ctx.result["steps"].append(
-            {"ghosts": len(ghosts), "heading": heading, "variants": [b.text for b in variants], "problems": problems,
-             "events": len(app.session.events), "field": len(field.field)}
-        )
-    ctx.result["events"] = [e.to_dict() for e in app.session.events]
 
 
 def _tap_scrolled(ctx: Ctx, widget: Any) -> Iterator[float]:

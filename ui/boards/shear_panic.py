@@ -1,33 +1,45 @@
-"""Shear Panic: the time track, every player's tiles, and the flock twin.
+"""Shear Panic: the flock as it lies on the table, the command menu, the time track.
 
-The track is drawn as rows of spaces (fields shaded, gates as bars, pens
-boxed, panic spaces marked with a diamond, the Roger and Shearer pictures as
-rings), with the time counter and every player's score marker (their shape,
-so colour is not the only cue).  The flock twin is a grid of sheep buttons,
-each with its colour's initial; touching a sheep lists the legal actions for
-it (tile and direction) as buttons.  Legal actions come from the game
-(``legal_actions``), so the app never decides what the rules allow.
+The flock is drawn from above with the table's north at the top of the
+screen: the engine keeps the flock in its own frame (front = +y, the way the
+heads point) and ``facing`` says where that front points, so the picture
+turns the flock by ``facing`` and never mirrors it (the old picture drew
+y = 0 at the top, a mirror image of the table).  Each sheep shows its colour,
+its colour's initial and a notch on the side its head points to; the front
+side is labelled with who stands there (Roger, the Shearer, or just "front").
+
+A turn by touch: a sheep, then a tile of the player's command menu (big
+buttons, used ones greyed), then an arrow drawn on the flock; a tile that
+takes no sheep (Alignment, Ewe Turn) shows its arrows on the flock's sides.
+A panic's Lamb Push is a sheep and an arrow.  What may be touched, what each
+touch means and every word shown come from the game
+(``companion.games.shear_panic.words``).  Every scoring is announced in the
+green strip (and in the Log).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, Line, Mesh
-from kivy.metrics import sp
+from kivy.graphics import Color, Line, Mesh, Rectangle
+from kivy.metrics import dp, sp
+from kivy.properties import NumericProperty
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-from companion.events import Event, Source
+from companion.events import Event, Source, thaw
+from companion.games.shear_panic import words
+from companion.games.shear_panic.flock import DIRECTIONS
 from companion.session import Session
 
 from .. import theme
 from ..offers import PICTURE_HANDLES
-from ..widgets import FitButton, FitLabel, fan, fans_mesh, load_kv, reuse, shape_points
-from . import SetupSpec
+from ..widgets import fan, fans_mesh, load_kv, reuse, shape_points
+from . import SetupSpec, Taps, chosen_button_class
 
 SETUP = SetupSpec(key="colour", values=("red", "yellow", "blue", "green"))
 
@@ -41,23 +53,22 @@ SHEEP_RGBA: dict[str, tuple[float, float, float, float]] = {
 }
 SHEEP_LETTER = {"red": "R", "yellow": "Y", "blue": "B", "green": "G", "black": "K", "white": "W"}
 FIELD_SHADE = {"teammates": 0.30, "roger": 0.38, "black-sheep": 0.24, "shearing": 0.44}
+FIELD_WORDS = {"teammates": "Teammates' field", "roger": "Roger's field", "black-sheep": "Black sheep field", "shearing": "Shearing field"}
 PER_ROW = 19  # spaces per drawn row of the track
+Pos = tuple[int, int]
+
+# The flock's own frame (x right, y front) turned onto the table, screen up = north.
+_TURN: dict[str, Any] = {
+    "north": lambda x, y: (x, y),
+    "east": lambda x, y: (y, -x),
+    "south": lambda x, y: (-x, -y),
+    "west": lambda x, y: (-y, x),
+}
 
 
-def sheep_at(event: Event) -> tuple[int, int] | None:
-    pos = event.get("sheep")
-    if isinstance(pos, Sequence) and len(pos) == 2:
-        return int(pos[0]), int(pos[1])
-    return None
-
-
-def action_label(event: Event) -> str:
-    """A legal event as a button label: the tile and where it goes."""
-    p = event.payload
-    what = str(p.get("tile") or event.type)
-    where = p.get("direction") or p.get("side") or ""
-    slide = f", slide {p['slide']}" if p.get("slide") else ""
-    return f"{what}: {where}{slide}".strip(": ")
+def on_table(facing: str, x: int, y: int) -> Pos:
+    """Where the flock-frame point (x, y) lies on the table, screen up = north."""
+    return _TURN.get(facing, _TURN["north"])(x, y)
 
 
 class TrackView(Widget):
@@ -145,32 +156,299 @@ def _box(x: float, y: float, w: float, h: float) -> tuple[list[float], float, fl
     return [x, y, x + w, y, x + w, y + h, x, y + h], x + w / 2, y + h / 2
 
 
+def _arrow(cx: float, cy: float, dx: float, dy: float, r: float) -> tuple[list[float], float, float]:
+    """A filled arrow head pointing along (dx, dy), for ``fans_mesh``."""
+    n = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / n, dy / n
+    px, py = -uy, ux
+    tip = (cx + ux * r, cy + uy * r)
+    left = (cx - ux * r * 0.6 + px * r * 0.8, cy - uy * r * 0.6 + py * r * 0.8)
+    right = (cx - ux * r * 0.6 - px * r * 0.8, cy - uy * r * 0.6 - py * r * 0.8)
+    return [*tip, *left, cx - ux * r * 0.2, cy - uy * r * 0.2, *right], cx, cy
+
+
+class FlockView(Taps, Widget):
+    """The flock on the table, seen from above (north up), with a ring of empty
+    cells around it where arrows can point out of the flock."""
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.flock: dict[Pos, str] = {}  # flock frame -> colour
+        self.facing = "north"
+        self.selected: Pos | None = None
+        self.arrows: dict[Pos | str, str] = {}  # cell (flock frame) or side -> direction name
+        self.on_sheep: Any = None
+        self.on_arrow: Any = None
+        self.cell = 0.0
+        self._origin = (0.0, 0.0)
+        self._span = (0, 0, 0, 0)
+        self._letters: list[Label] = []
+        self.bind(pos=self.redraw, size=self.redraw)
+
+    # -- geometry ---------------------------------------------------------------
+    def _table_cells(self) -> list[Pos]:
+        return [on_table(self.facing, x, y) for x, y in self.flock]
+
+    def fit(self, width: float, height: float, least: float = 0.0) -> None:
+        """Fill the view; cells never under ``least`` (a touch target while the
+        flock is touched: then a wide flock scrolls)."""
+        cells = self._table_cells()
+        if not cells:
+            self.size = (width, height)
+            return
+        xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+        cols, rows = max(xs) - min(xs) + 3, max(ys) - min(ys) + 3  # a ring of empty cells round the flock
+        self.cell = max(least, min(width / cols, (height - self.band()) / rows))
+        need = (cols * self.cell, rows * self.cell + self.band())
+        new = (max(width, need[0]), max(height, need[1]))
+        if tuple(self.size) != new:
+            self.size = new
+        else:
+            self.redraw()
+
+    def band(self) -> float:
+        return 0.0
+
+    def _place(self) -> None:
+        cells = self._table_cells() or [(0, 0)]
+        xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+        self._span = (min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1)
+        cols, rows = self._span[1] - self._span[0] + 1, self._span[3] - self._span[2] + 1
+        w, h = cols * self.cell, rows * self.cell
+        top_band = self.band() if self.facing == "north" else 0.0
+        bottom_band = self.band() if self.facing == "south" else 0.0
+        ox = self.x + (self.width - w) / 2
+        oy = self.y + bottom_band + (self.height - top_band - bottom_band - h) / 2
+        self._origin = (ox, oy)
+
+    def box(self, x: int, y: int) -> tuple[float, float]:
+        """Bottom-left pixel of the flock-frame cell (x, y)."""
+        tx, ty = on_table(self.facing, x, y)
+        ox, oy = self._origin
+        return ox + (tx - self._span[0]) * self.cell, oy + (ty - self._span[2]) * self.cell
+
+    def _side_cell(self, side: str) -> Pos:
+        """The empty cell in the middle of one side of the flock (flock frame)."""
+        if not self.flock:
+            return (0, 0)
+        xs = [p[0] for p in self.flock]
+        ys = [p[1] for p in self.flock]
+        mx, my = (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
+        return {
+            "front": (mx, max(ys) + 1), "back": (mx, min(ys) - 1),
+            "left": (min(xs) - 1, my), "right": (max(xs) + 1, my),
+        }[side]  # fmt: skip
+
+    def arrow_cells(self) -> dict[Pos, str]:
+        out: dict[Pos, str] = {}
+        for where, way in self.arrows.items():
+            if isinstance(where, str):
+                out[self._side_cell(where)] = way
+            else:
+                out[where] = way
+        return out
+
+    def cell_at(self, px: float, py: float) -> Pos | None:
+        """The flock-frame cell under a point, if it is inside the drawn grid."""
+        if self.cell <= 0:
+            return None
+        for p in [*self.arrow_cells(), *self.flock]:
+            bx, by = self.box(*p)
+            if bx <= px < bx + self.cell and by <= py < by + self.cell:
+                return p
+        return None
+
+    # -- touches ------------------------------------------------------------------
+    def target_at(self, x: float, y: float) -> Pos | None:
+        return self.cell_at(x, y)
+
+    def tapped(self, target: Pos) -> None:
+        way = self.arrow_cells().get(target)
+        if way is not None and self.on_arrow is not None:
+            self.on_arrow(way)
+        elif target in self.flock and self.on_sheep is not None:
+            self.on_sheep(target)
+
+    # -- drawing ------------------------------------------------------------------
+    def redraw(self, *_: Any) -> None:
+        self.canvas.clear()
+        self.clear_widgets()
+        if self.cell <= 0:
+            return
+        self._place()
+        c = self.cell
+        pad = max(2.0, c * 0.05)
+        bodies: dict[str, list[tuple[list[float], float, float]]] = {}
+        heads: list[tuple[list[float], float, float]] = []
+        fx, fy = DIRECTIONS["front"]
+        hx, hy = on_table(self.facing, fx, fy)
+        for (x, y), colour in self.flock.items():
+            bx, by = self.box(x, y)
+            bodies.setdefault(colour, []).append(_box(bx + pad, by + pad, c - 2 * pad, c - 2 * pad))
+            cx, cy = bx + c / 2, by + c / 2
+            heads.append(_arrow(cx + hx * c * 0.3, cy + hy * c * 0.3, hx, hy, c * 0.12))
+        arrows = [
+            _arrow(*(lambda b: (b[0] + c / 2, b[1] + c / 2))(self.box(*cell)), *on_table(self.facing, *DIRECTIONS[way]), c * 0.3)
+            if way in DIRECTIONS
+            else _arrow(*(lambda b: (b[0] + c / 2, b[1] + c / 2))(self.box(*cell)), *self._turn_way(way), c * 0.3)
+            for cell, way in self.arrow_cells().items()
+        ]
+        with self.canvas:
+            Color(0.2, 0.34, 0.2, 1)  # the field the flock stands on
+            ox, oy = self._origin
+            cols, rows = self._span[1] - self._span[0] + 1, self._span[3] - self._span[2] + 1
+            Rectangle(pos=(ox, oy), size=(cols * c, rows * c))
+            # The front side of the flock (where the heads point) as a bar along the ring.
+            Color(*theme.WARN)
+            bar = {
+                (0, 1): (ox, oy + rows * c - dp(5), cols * c, dp(5)),
+                (0, -1): (ox, oy, cols * c, dp(5)),
+                (1, 0): (ox + cols * c - dp(5), oy, dp(5), rows * c),
+                (-1, 0): (ox, oy, dp(5), rows * c),
+            }[(hx, hy)]
+            Rectangle(pos=bar[:2], size=bar[2:])
+            for colour, boxes in bodies.items():
+                Color(*SHEEP_RGBA.get(colour, theme.PANEL_LIGHT))
+                Mesh(**fans_mesh(boxes), mode="triangles")
+            Color(1, 1, 1, 0.85)
+            Mesh(**fans_mesh(heads), mode="triangles")
+            if self.selected in self.flock:
+                bx, by = self.box(*self.selected)
+                Color(*theme.TEXT)  # the touched sheep keeps its colour, with a thick outline
+                Line(rectangle=(bx + 1, by + 1, c - 2, c - 2), width=3)
+                Color(0, 0, 0, 1)
+                Line(rectangle=(bx + 4, by + 4, c - 8, c - 8), width=1.2)
+            if arrows:
+                Color(*theme.ACCENT)
+                Mesh(**fans_mesh(arrows), mode="triangles")
+                Color(*theme.TEXT)
+                for cell in self.arrow_cells():
+                    bx, by = self.box(*cell)
+                    Line(rectangle=(bx + 3, by + 3, c - 6, c - 6), width=1.2)
+        for label, ((x, y), colour) in zip(reuse(self._letters, len(self.flock), self._letter), self.flock.items(), strict=True):
+            bx, by = self.box(x, y)
+            label.text = SHEEP_LETTER.get(colour, "?")
+            label.color = (0, 0, 0, 1) if colour in ("yellow", "white") else (1, 1, 1, 1)
+            label.font_size = max(sp(14), c * 0.36)
+            side = min(c - 4, max(c * 0.5, dp(20)))
+            label.size = (side, side)
+            label.center = (bx + c / 2 - hx * c * 0.12, by + c / 2 - hy * c * 0.12)
+            self.add_widget(label)
+        self.show_letters()
+
+    def show_letters(self, *_: Any) -> None:
+        """Letters only where wholly in sight: a letter half scrolled away would be cut."""
+        view = self.parent
+        if view is None or not hasattr(view, "scroll_x"):
+            return
+        x0, y0 = view.to_window(view.x, view.y)
+        x1, y1 = view.to_window(view.right, view.top)
+        for label in self.children:
+            lx0, ly0 = label.to_window(label.x, label.y)
+            lx1, ly1 = label.to_window(label.right, label.top)
+            label.opacity = 1 if lx0 >= x0 - 1 and ly0 >= y0 - 1 and lx1 <= x1 + 1 and ly1 <= y1 + 1 else 0
+
+    def _turn_way(self, way: str) -> Pos:
+        """An Ewe Turn's arrow: the flock's left or right, on the table."""
+        return on_table(self.facing, -1 if way == "left" else 1, 0)
+
+    @staticmethod
+    def _letter() -> Label:
+        return Label(bold=True, size_hint=(None, None), halign="center", valign="middle")
+
+
 class ShearPanicBoard(BoxLayout):
     _shown: Any = None
+    flock_share = NumericProperty(0.46)  # of the width, side by side; more while the menu is not shown
     handles = PICTURE_HANDLES["shear-panic"]  # entered on the picture, not from a list
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
-        self.selected: tuple[int, int] | None = None
+        self.selected: Pos | None = None  # the sheep touched
+        self.tile: str | None = None  # the tile touched
         self.session: Session | None = None
-        self._sj: Mapping[str, Any] = {}
-        # Reused from one redraw to the next (see ui.widgets.reuse).
-        self._sheep: list[Any] = []
-        self._gaps: list[Any] = []
-        self._moves: list[Any] = []
-        self.ids.flock_scroll.bind(size=lambda *_: self._draw_flock(self._sj))
+        self._touches: words.Touches = {}
+        self._tiles: list[Any] = []
+        flock = self.ids.flock
+        flock.on_sheep = self.select
+        flock.on_arrow = self.arrow
+        self.ids.flock_scroll.bind(size=self._fit, scroll_x=flock.show_letters, scroll_y=flock.show_letters)
+        self.ids.menu.bind(width=lambda *_: self._refresh())
 
+    def _fit(self, *_: Any) -> None:
+        view = self.ids.flock_scroll
+        self.ids.flock.fit(view.width, view.height, theme.touch_size() if self._touches else dp(30))
+
+    def _refresh(self) -> None:
+        self._shown = None
+        if self.session is not None:
+            self.update(self.session)
+
+    def touch_offers(self, session: Session) -> list[Event]:
+        """Every event a finger can make on the picture now: a sheep (if the
+        tile takes one), a tile (if it is a menu action), an arrow."""
+        try:
+            legal = session.game.legal_actions(session.state)
+        except Exception:
+            return []
+        return [e for by_sheep in words.touches(session.state, legal).values() for ways in by_sheep.values() for e in ways.values()]
+
+    # -- what is held while the Table shows another view ---------------------
+    def held(self) -> Any:
+        return (self.selected, self.tile)
+
+    def hold(self, value: Any) -> None:
+        self.selected, self.tile = value
+
+    # -- touches ------------------------------------------------------------------
+    def select(self, pos: Pos) -> None:
+        self.selected = None if self.selected == pos else pos
+        if self.tile is not None and self.selected is not None and self.selected not in self._touches.get(self.tile, {}):
+            self.tile = None  # that tile cannot move this sheep: choose again
+        self._refresh()
+
+    def choose_tile(self, button: Any) -> None:
+        self.tile = None if self.tile == button.tile else button.tile
+        self._refresh()
+
+    def arrow(self, way: str) -> None:
+        event = self._ways().get(way)
+        if event is None:
+            return
+        self.selected, self.tile = None, None
+        App.get_running_app().submit(Event(event.type, thaw(event.payload), event.player, time.time(), Source.TOUCH))
+
+    def _panic(self) -> bool:
+        return None in self._touches  # a panic's (or the truck's) Lamb Push: no tile
+
+    def _ways(self) -> dict[str, Event]:
+        """The arrows the flock offers now: direction -> the event it makes."""
+        key = None if self._panic() else self.tile
+        if key is None and not self._panic():
+            return {}
+        by_sheep = self._touches.get(key, {})
+        if None in by_sheep:  # a tile that takes no sheep
+            return dict(by_sheep[None])
+        return dict(by_sheep.get(self.selected, {})) if self.selected is not None else {}
+
+    # -- drawing --------------------------------------------------------------------
     def update(self, session: Session) -> None:
         app = App.get_running_app()
-        key = (id(session), len(session.log), app.palette, self.selected)
+        key = (id(session), len(session.log), app.palette, self.selected, self.tile)
         if key == self._shown:
             return
         if self._shown is not None and self._shown[:2] != key[:2]:
-            self.selected = None  # the flock changed: a new choice of sheep
-            key = (*key[:3], None)
+            self.selected, self.tile = None, None  # the flock changed: choose again
+            key = (*key[:3], None, None)
         self._shown = key
         self.session = session
-        sj = session.game.state_json(session.state)
+        state = session.state
+        sj = session.game.state_json(state)
+        try:
+            legal = session.game.legal_actions(state)
+        except Exception:  # an optional helper: without it nothing on the flock is touchable
+            legal = []
+        self._touches = words.touches(state, legal)
         colours = sj.get("colours", {})
         track = self.ids.track
         styles = {}
@@ -180,106 +458,85 @@ class ShearPanicBoard(BoxLayout):
         if (sj, styles) != (track.sj, track.styles):  # not on a touched sheep alone
             track.sj, track.styles = sj, styles
             track.redraw()
-        roger = sj.get("roger") or {}
-        shearer = sj.get("shearer") or {}
-        self.ids.status.text = (
-            f"Time {sj.get('time_counter', 0)} · field {sj.get('field', '?')} · facing {sj.get('facing', '?')}"
-            f" · Roger {'in the flock, ' + str(roger.get('side')) if roger.get('present') else 'not out'}"
-            f" · Shearer {'in the flock, ' + str(shearer.get('side')) if shearer.get('present') else 'not out'}"
-        )
-        scores = sj.get("scores", {})
-        tiles = sj.get("tiles_left", {})
-        lines = [f"{n} ({colours.get(n, '?')}): {scores.get(n, 0)} pts, {len(tiles.get(n, ()))} tiles left" for n in session.players()]
-        self.ids.players.text = "\n".join(lines)
+        self._status(session, sj)
+        self._draw_menu(session)
         self._draw_flock(sj)
-        self._draw_actions(session)
 
-    # -- the flock twin ------------------------------------------------------
-    def _draw_flock(self, sj: Mapping[str, Any]) -> None:
-        self._sj = sj
-        grid = self.ids.flock
-        grid.clear_widgets()
-        flock = sj.get("flock", [])
-        if not flock:
-            grid.cols = 1
-            grid.size = self.ids.flock_scroll.size
-            grid.add_widget(FitLabel(text="No sheep left in the field.", halign="center"))
-            return
-        xs = [s["x"] for s in flock]
-        ys = [s["y"] for s in flock]
-        at = {(s["x"], s["y"]): s["colour"] for s in flock}
-        grid.cols = max(xs) - min(xs) + 1
-        rows = max(ys) - min(ys) + 1
-        # Square cells as large as fit, never under a touch target: a long
-        # split flock scrolls rather than shrinking its sheep below 9 mm.
-        view = self.ids.flock_scroll
-        cell = max(theme.touch_size(), min(view.width / grid.cols, view.height / rows))
-        grid.size = (cell * grid.cols, cell * rows)
-        # Row y=0 is the front of the flock: drawn at the top, like the rows in state_json.
-        cells = [(x, y) for y in range(min(ys), max(ys) + 1) for x in range(min(xs), max(xs) + 1)]
-        sheep = iter(reuse(self._sheep, len(at), self._sheep_button))
-        gaps = iter(reuse(self._gaps, len(cells) - len(at), Widget))
-        for x, y in cells:
-            colour = at.get((x, y))
-            if colour is None:
-                grid.add_widget(next(gaps))
-                continue
-            b = next(sheep)
-            b.text = SHEEP_LETTER.get(colour, "?") + ("*" if self.selected == (x, y) else "")
-            b.background_color = SHEEP_RGBA.get(colour, theme.PANEL_LIGHT)
-            b.color = (0, 0, 0, 1) if colour in ("yellow", "white") else (1, 1, 1, 1)
-            b.sheep = (x, y)
-            b.colour = colour
-            grid.add_widget(b)
+    def _status(self, session: Session, sj: Mapping[str, Any]) -> None:
+        t = sj.get("time_counter", 0)
+        n = (sj.get("track") or {}).get("spaces", "?")
+        field = FIELD_WORDS.get(str(sj.get("field")), str(sj.get("field")))
+        scores = sj.get("scores", {})
+        colours = sj.get("colours", {})
+        self.ids.status.text = f"Time {t} of {n} · {field}\n" + " · ".join(
+            f"{p} ({colours.get(p, '?')}) {scores.get(p, 0)}" for p in session.players()
+        )
+        said = list(sj.get("announced", ()))
+        news = self.ids.news
+        self.ids.news_text.text = " ".join(said)
+        news.height = dp(40) if said else 0
+        news.opacity = 1 if said else 0
 
-    def _sheep_button(self) -> Any:
-        b = FitButton(max_font=sp(26), bold=True)
-        b.bind(on_release=lambda btn: self.select(btn.sheep))
-        return b
-
-    def held(self) -> Any:
-        return self.selected
-
-    def hold(self, value: Any) -> None:
-        self.selected = value
-
-    def select(self, pos: tuple[int, int]) -> None:
-        self.selected = None if self.selected == pos else pos
-        if self.session is not None:
-            self.update(self.session)
-
-    # -- actions for the touched sheep ---------------------------------------
-    def _draw_actions(self, session: Session) -> None:
-        box = self.ids.actions
+    def _draw_menu(self, session: Session) -> None:
+        state = session.state
+        box = self.ids.menu
         box.clear_widgets()
-        try:
-            legal = session.game.legal_actions(session.state)
-        except Exception as e:  # a game's optional helper failing must not break the table
-            self.ids.actions_heading.text = f"Legal actions unavailable: {e}"
+        phase = session.game.state_json(state).get("phase")
+        heading = self.ids.heading
+        if phase != "action":
+            self.flock_share = 0.6
+            if self._panic():
+                colour = state.push_colour or "the"
+                heading.text = (
+                    f"Touch the {colour} sheep, then an arrow." if self.selected is None else "Now touch an arrow on the flock."
+                )
+            else:
+                heading.text = ""
             return
-        legal = [e for e in legal if e.type != "roll"]  # dice come from the dice entry
-        if self.selected is not None:
-            mine = [e for e in legal if sheep_at(e) == self.selected]
-            x, y = self.selected
-            self.ids.actions_heading.text = f"Sheep at {x},{y}: {len(mine)} legal moves" if mine else f"No legal move for the sheep at {x},{y}"
+        self.flock_share = 0.46
+        tiles = words.menu(state)
+        who = session.prompt().player
+        if self.tile is None:
+            heading.text = f"{who}: touch a sheep, then a tile" if self.selected is None else "Now touch a tile"
         else:
-            mine = [e for e in legal if sheep_at(e) is None]
-            needs_sheep = any(sheep_at(e) is not None for e in legal)
-            self.ids.actions_heading.text = "Touch a sheep, then a move" if needs_sheep else ("Choose:" if mine else "")
-        for b, e in zip(reuse(self._moves, len(mine), self._move_button), mine, strict=True):
-            b.text = action_label(e)
-            b.event = e
+            heading.text = "Now touch an arrow on the flock" if self._ways() else "Now touch one of your sheep"
+        box.cols = 4 if box.width >= 4 * dp(96) else 3
+        for b, t in zip(reuse(self._tiles, len(tiles), self._tile_button), tiles, strict=True):
+            b.tile = t.id
+            b.text = t.name
+            moves = self._touches.get(t.id, {})
+            fits = not t.needs_sheep or self.selected is None or self.selected in moves
+            b.disabled = t.used or not moves or not fits
+            # The chosen tile lit (not the button's own "down" state, which the finger's release resets).
+            b.chosen = self.tile == t.id
             box.add_widget(b)
 
-    def _move_button(self) -> Any:
-        b = FitButton(max_font=sp(16))
-        b.bind(on_release=lambda btn: self.act(btn.event))
+    def _tile_button(self) -> Any:
+        b = chosen_button_class()(max_font=sp(17), min_font=sp(14), halign="center")
+        b.bind(on_release=self.choose_tile)
         return b
 
-    def act(self, event: Event) -> None:
-        app = App.get_running_app()
-        self.selected = None
-        app.submit(Event(event.type, dict(event.payload), event.player, time.time(), Source.TOUCH))
+    def _draw_flock(self, sj: Mapping[str, Any]) -> None:
+        view = self.ids.flock
+        view.flock = {(s["x"], s["y"]): s["colour"] for s in sj.get("flock", [])}
+        view.facing = str(sj.get("facing") or "north")
+        roger, shearer = sj.get("roger") or {}, sj.get("shearer") or {}
+        who = [w for w, there in (("Roger", roger.get("present")), ("Shearer", shearer.get("present"))) if there]
+        way = {"north": "up", "east": "right", "south": "down", "west": "left"}.get(view.facing, "up")
+        at_front = f" · {' and '.join(who)} there" if who else ""
+        self.ids.front.text = f"Heads: {way}, orange edge{at_front}"  # the table's north is up
+        view.selected = self.selected
+        ways = self._ways()
+        arrows: dict[Pos | str, str] = {}
+        by_sheep = self._touches.get(None if self._panic() else self.tile, {})
+        for way in ways:
+            if None in by_sheep:  # Alignment: an arrow on that side; Ewe Turn: on the flock's left or right
+                arrows[way if way in ("front", "back", "left", "right") else "left"] = way
+            elif self.selected is not None:
+                dx, dy = DIRECTIONS[way]
+                arrows[(self.selected[0] + dx, self.selected[1] + dy)] = way
+        view.arrows = arrows
+        self._fit()
 
 
 Board = ShearPanicBoard  # what ui.boards looks up

@@ -17,7 +17,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import sp
-from kivy.properties import NumericProperty
+from kivy.properties import BooleanProperty, NumericProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.events import ROLL, WHISTLE, Event, Source
@@ -63,6 +63,9 @@ def whistle_text(event: Event | None, level: str | None) -> str:
 class TableScreen(Screen):
     # The picture's share of the width in landscape: a picture may ask for another (``Board.share``).
     board_share = NumericProperty(BOARD_SHARE)
+    # The game's picture takes the whole answer by touch: it gets the width of
+    # the screen, and the dice/answers column (with nothing to offer) is hidden.
+    picture_only = BooleanProperty(False)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -168,6 +171,10 @@ class TableScreen(Screen):
         self._on_picture = bool(handled & set(prompt.expects))
         # What the picture takes by touch is not listed again as buttons.
         choices = tuple(c for c in prompt.choices if c.type not in handled) if prompt.choices else legal_as_choices(s, prompt, handled)
+        self.picture_only = (
+            self._on_picture and prompt.dice is None and getattr(prompt, "counts", None) is None and not choices
+            and app.pending_roll is None and self.mode == "roll"
+        )  # fmt: skip
         self._draw_entry(prompt, choices)
 
     def _draw_alert(self, prompt: Any) -> None:

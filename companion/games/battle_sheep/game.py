@@ -27,6 +27,7 @@ from .board_check import BattleSheepBoard
 from .field import legal_placements, parse_placement, place, placement_problem
 from .hexes import DIRECTIONS, Hex, distance, largest_component, outside_perimeter
 from .state import BattleSheepState, Mode, Phase, Stack
+from .touch import plural
 
 PLACE_BOARD = "place-board"
 START = "start"
@@ -401,7 +402,7 @@ class BattleSheep(Game):
             occ = state.by_hex()
             return tuple(  # first tap: a stack and the end of one of its straight lines
                 Choice(
-                    f"Stack of {occ[src].count} on {list(src)} to {list(dst)} ({distance(src, dst)} pastures away)",
+                    f"Stack of {occ[src].count} on {list(src)} to {list(dst)} ({plural(distance(src, dst), 'pasture')} away)",
                     PICK,
                     {"from": list(src), "to": list(dst)},
                     who,

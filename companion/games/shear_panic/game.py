@@ -10,7 +10,7 @@ from companion.errors import ConfigError, SetupError
 from companion.events import CORRECTION, ROLL, Event
 from companion.game import Choice, DiceRequest, Game, Outcome, Prompt
 
-from . import regroup, turn
+from . import regroup, turn, words
 from .actions import Refusal
 from .board_check import FILES as BOARD_FILES
 from .board_check import ShearPanicBoard
@@ -167,7 +167,9 @@ class ShearPanic(Game):
             # moves name every sheep of the group (a touch on the picture may use any).
             routes = regroup.routes(state.flock.grid(), state.regroup_face)
             events = [Event(REGROUP, r.payload(), who) for r in routes] + [e for e in events if e.type != REGROUP]
-        choices = tuple(Choice(_label(e), e.type, e.payload, who) for e in events) if len(events) <= FEW else ()
+        # Dice are entered as faces (the DiceRequest), not offered twice as choices.
+        events = [e for e in events if e.type != ROLL]
+        choices = tuple(Choice(words.move_words(state, e), e.type, e.payload, who) for e in events) if len(events) <= FEW else ()
         if ph is Phase.TRUCK_ROLL or ph is Phase.PANIC_ROLL:
             why = "the sheep jump down from the truck" if ph is Phase.TRUCK_ROLL else "the counter is on a panic space"
             text = (
@@ -244,6 +246,14 @@ class ShearPanic(Game):
             out += [(ROLL, {"die": "regroup", "faces": [f]}) for f in regroup.FACES]
         return out
 
+    def describe_move(self, state: State, event: Event) -> str | None:
+        if event.type == CORRECTION:
+            return None
+        return words.move_words(state, event)
+
+    def announcements(self, state: State) -> tuple[str, ...]:
+        return tuple(s.words for s in state.scoring if s.words)
+
     def turn_phase(self, state: State) -> tuple[int, str]:
         return (state.turn, state.phase.value)
 
@@ -311,6 +321,7 @@ class ShearPanic(Game):
             "push_colour": state.push_colour,
             "regroup_die": state.regroup_face,
             "scoring": [{"reason": s.reason, "points": dict(s.points), "shorn": list(s.shorn)} for s in state.scoring],
+            "announced": [s.words for s in state.scoring if s.words],  # the same phases in words
             "notice": state.notice,
             "track": track.to_json(),
         }
@@ -340,13 +351,4 @@ def _field_hint(state: State) -> str:
     )
 
 
-def _label(e: Event) -> str:
-    p = e.payload
-    if e.type == ROLL:
-        return f"{p['die']} die: {p['faces'][0]}"
-    parts = [str(p[k]) for k in ("tile", "direction", "side") if k in p]
-    if "sheep" in p:
-        parts.insert(1 if "tile" in p else 0, f"sheep at {list(p['sheep'])}")
-    if "slide" in p:
-        parts.append(f"slide {p['slide']}")
-    return f"{e.type}: " + ", ".join(parts)
+

@@ -60,6 +60,7 @@ class Scoring:
     reason: str  # "teammates", "black-sheep", "roger-gate", "roger-pen", "shearing-gate", "final-pen", "final"
     points: tuple[tuple[str, int], ...]  # (player, points), players who scored only
     shorn: tuple[str, ...] = ()
+    words: str = ""  # announced on the table and in the Log (words.award_words)
 
 
 @dataclass(frozen=True)

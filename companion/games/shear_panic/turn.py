@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from . import actions, regroup, reverse, scoring
+from . import actions, regroup, reverse, scoring, words
 from .actions import Action, Refusal
 from .flock import (
     COUNT,
@@ -240,7 +240,9 @@ def _award(state: State, by_colour: Mapping[str, int], reason: str, shorn: tuple
         if pts:
             scores[i] += pts
             got.append((name_of(state, i), pts))
-    return replace(state, scores=tuple(scores), scoring=(*state.scoring, Scoring(reason, tuple(got), shorn)))
+    players = {c: name_of(state, i) for i, c in enumerate(state.colours)}
+    said = words.award_words(reason, state.flock.grid(), got, players, shorn)
+    return replace(state, scores=tuple(scores), scoring=(*state.scoring, Scoring(reason, tuple(got), shorn, said)))
 
 
 def _shear_and_score(state: State, reason: str) -> State:

@@ -56,8 +56,9 @@ def test_truck_push_that_splits_the_flock_is_regrouped_before_the_next_player() 
     assert s.phase is Phase.REGROUP and s.active == 0
     p = GAME.prompt(s)
     assert p.dice is not None and p.dice.die == "regroup"
-    # the red touches nothing, not even by a corner: the only buttons are the die faces
-    assert [c.payload["faces"] for c in p.choices] == [("+",), ("X",)]
+    # the red touches nothing, not even by a corner: the only answers are the die faces,
+    # asked for once (as faces, not again as choices: usability test F21)
+    assert p.dice.faces == ("+", "X") and p.choices == ()
     s = GAME.apply(s, roll("regroup", "+"))
     s = GAME.apply(s, GAME.prompt(s).choices[0].event())
     assert s.phase is Phase.TRUCK_ROLL and s.active == 1
