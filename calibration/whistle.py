@@ -74,8 +74,12 @@ class Profile:
         p = DetectorParams(**self.overrides)
         return dataclasses.replace(p, band_hz=self.band_hz) if self.band_hz else p
 
-    def detector(self) -> Any:
-        """A detector set up from this profile (attribution only with signatures)."""
+    def detector(self, kind: str = "session4") -> Any:
+        """A detector set up from this profile (attribution only with signatures).
+
+        ``kind`` "cascade" gives the cascade (hardware/whistle/cascade.py) with the
+        learned band added to its own (never narrowed) and its evidence reaching
+        down to the band, so a low toy whistle the wizard heard is heard too."""
         import numpy as np
 
         from hardware.whistle.detector import WhistleDetector
@@ -83,6 +87,19 @@ class Profile:
 
         noise = None if self.noise_db is None else np.asarray(self.noise_db)
         attribute = Attributor(self.signatures) if self.signatures else None
+        if kind == "cascade":
+            from hardware.whistle.cascade import CascadeDetector, CascadeParams
+
+            base = CascadeParams()
+            lo, hi = self.band_hz or base.band_hz
+            band = (min(lo, base.band_hz[0]), max(hi, base.band_hz[1]))
+            evidence = (max(250.0, min(base.evidence_hz[0], band[0] - base.half_width_hz)),
+                        max(base.evidence_hz[1], min(7900.0, band[1] + base.half_width_hz)))
+            params = dataclasses.replace(base, band_hz=band, evidence_hz=evidence,
+                                         min_level_db=self.overrides.get("min_level_db", base.min_level_db))
+            return CascadeDetector(params, noise_db=noise, attribute=attribute)
+        if kind != "session4":
+            raise ValueError(f"detector kind: expected 'session4' or 'cascade', got {kind!r}")
         return WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
 
     # -- TOML -------------------------------------------------------------------

@@ -67,6 +67,18 @@ QUIET_FOLLOW_FRAMES = 8
 _QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
 
 
+def frames_of(buf: np.ndarray, block: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """The whole STFT frames that the samples left over plus ``block`` make, and what is left over."""
+    buf = np.concatenate([buf, block]) if len(buf) else block
+    if len(buf) < N_FFT:
+        return None, buf
+    n_frames = (len(buf) - N_FFT) // HOP + 1
+    # N_FFT is two hops: frame i is hop-chunks i and i+1 side by side
+    # (cheaper than sliding_window_view at this size).
+    chunks = buf[: (n_frames + 1) * HOP].reshape(-1, HOP)
+    return np.concatenate([chunks[:-1], chunks[1:]], axis=1), buf[n_frames * HOP :]
+
+
 @dataclass(frozen=True)
 class DetectorParams:
     band_hz: tuple[float, float] = (800.0, 6000.0)  # fundamental must lie here
@@ -192,18 +204,11 @@ class WhistleDetector:
     def process(self, block: np.ndarray) -> list[Detection]:
         block = np.asarray(block, np.float32)
         self._samples += len(block)
-        buf = np.concatenate([self._buf, block]) if len(self._buf) else block
-        if len(buf) < N_FFT:
-            self._buf = buf
+        frames, self._buf = frames_of(self._buf, block)
+        if frames is None:
             return []
-        n_frames = (len(buf) - N_FFT) // HOP + 1
-        # N_FFT is two hops: frame i is hop-chunks i and i+1 side by side
-        # (cheaper than sliding_window_view at this size).
-        chunks = buf[: (n_frames + 1) * HOP].reshape(-1, HOP)
-        frames = np.concatenate([chunks[:-1], chunks[1:]], axis=1)
         first = self._frame
-        self._frame += n_frames
-        self._buf = buf[n_frames * HOP :]
+        self._frame += len(frames)
         power = np.abs(np.fft.rfft(frames * self._win, axis=1)) ** 2
         if self._noise is None:
             # First sound heard: the quietest of these frames is the room until we learn better.
