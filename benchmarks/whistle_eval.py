@@ -47,7 +47,7 @@ from hardware.testing import audio as ta
 from hardware.testing import whistle_synth as ws
 from hardware.whistle.detector import DetectorParams, WhistleDetector, detect
 from hardware.whistle.evaluation import Row, Tally, evaluate, read_manifest, score_file
-from hardware.whistle.signature import Attributor, Signature
+from hardware.whistle.signature import Signature
 
 BLOCK = 1024  # 64 ms at 16 kHz: the live block
 TABLE = "table noise {hours:g} h (seed + 3)"
@@ -352,8 +352,10 @@ def speed(make: Callable[[], object] = WhistleDetector, label: str = "shipped", 
 # -- attribution -----------------------------------------------------------------------------
 
 
-def attribution(data: Path, rng: np.random.Generator) -> None:
-    print("\n== attribution: 4 whistles made from real robot recordings by pitch shifting, 3 blows to calibrate, 25 each")
+def attribution(data: Path, rng: np.random.Generator, kind: str = "session4") -> None:
+    from calibration.whistle import Profile
+
+    print(f"\n== attribution ({kind}): 4 whistles made from real robot recordings by pitch shifting, 3 blows to calibrate, 25 each")
     folder = data / "robot-clips" / "whistle"
     made = {
         "A": ("whistle_1_metre.wav", -5.0),
@@ -375,10 +377,10 @@ def attribution(data: Path, rng: np.random.Generator) -> None:
         found = [d for d in detect(seg, det) if 0.9 <= d.onset <= 1.3]
         return found[0] if found else None
 
-    plain = WhistleDetector()
+    plain = Profile().detector(kind)
     sigs = [Signature.learn(p, [d.features for d in (heard(p, plain) for _ in range(3)) if d is not None]) for p in made]
     print("   whistles: " + ", ".join(f"{s.name} {s.peak_hz:.0f} Hz" for s in sigs))
-    det = WhistleDetector(attribute=Attributor(sigs))
+    det = Profile(signatures=tuple(sigs)).detector(kind)
     right = wrong = none = missed = wrong_sure = 0
     for p in made:
         for _ in range(25):
@@ -397,12 +399,13 @@ def attribution(data: Path, rng: np.random.Generator) -> None:
           f"wrong {wrong} (with confidence >= 0.8: {wrong_sure}; target 0)")
 
 
-def calibrated_recall(seed: int) -> None:
+def calibrated_recall(seed: int, kind: str = "session4") -> None:
     """The wizard's profile from 3 blows of a whistle against the generic detector, on 40 fresh blows of it."""
-    from calibration.whistle import CalibrationError, _Progress, calibrate
+    from calibration.whistle import CalibrationError, Profile, _Progress, calibrate
     from hardware.testing.sensors import blocks_of
 
-    print("\n== calibration: profile from 3 blows vs the generic detector, 40 fresh blows each in hall noise at -5..+15 dB")
+    print(f"\n== calibration ({kind}): profile from 3 blows vs the generic detector, 40 fresh blows each in hall noise at -5..+15 dB")
+    generic_make = lambda: Profile().detector(kind)  # noqa: E731
     hall = ws.HallNoise(seed=seed + 21)
     whistles = {
         "low toy 700 Hz": lambda r: ws.harmonic_toy(r, 700.0),
@@ -424,12 +427,12 @@ def calibrated_recall(seed: int) -> None:
         except CalibrationError as e:
             generic, _, _ = score_scenes(
                 [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)],
-                WhistleDetector)
+                generic_make)
             print(f"   {name:<16} calibration failed ({e}); recall generic {generic.hits}/40")
             continue
         scenes = [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)]
-        generic, _, _ = score_scenes(scenes, WhistleDetector)
-        tuned, _, _ = score_scenes(scenes, profile.detector)
+        generic, _, _ = score_scenes(scenes, generic_make)
+        tuned, _, _ = score_scenes(scenes, lambda pr=profile: pr.detector(kind))
         lo, hi = profile.band_hz
         print(f"   {name:<16} band {lo:.0f}-{hi:.0f} Hz: recall generic {generic.hits}/40, calibrated {tuned.hits}/40 "
               f"(target: calibrated >= generic); false alarms {generic.false_alarms} / {tuned.false_alarms}")
@@ -466,6 +469,8 @@ def main() -> int:
 
         cascade_table(sources, data, hours, args.seed, args.train_scale)
         speed(CascadeDetector, "cascade")
+        attribution(data, np.random.default_rng(args.seed), "cascade")
+        calibrated_recall(args.seed, "cascade")
     if args.detector == "cascade":
         return 0
     attribution(data, np.random.default_rng(args.seed))

@@ -88,6 +88,8 @@ class CascadeDetector:
         if hi - lo < 2:
             raise ValueError(f"detection band {p.band_hz} is too narrow")
         self._centres = np.arange(lo, hi + 1)
+        self._offsets = np.arange(-self._w, self._w + 1)[None, :] - 1
+        self._line_ratio = 10 ** (p.min_line_db / 10)
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
         self.reset()
 
@@ -139,7 +141,12 @@ class CascadeDetector:
         """Per frame: passes, centre bin, share, SNR (dB) and dB-over-floor spectrum."""
         p = self.params
         floor = self._noise
-        over = 10 * np.log10(power / floor + EPS)
+        ratio = power / floor
+        over = 10 * np.log10(ratio + EPS)
+        if ratio[:, self._elo : self._ehi].max() < self._line_ratio:
+            # No bin stands min_line_db over its floor: no frame can pass (most blocks of a game).
+            nothing = np.zeros(len(power), bool)
+            return nothing, np.zeros(len(power), int), nothing, nothing, over
         excess = np.maximum(power - p.excess_factor * floor, 0.0)
         excess[:, : self._elo] = 0.0
         excess[:, self._ehi :] = 0.0
@@ -156,13 +163,12 @@ class CascadeDetector:
                 + cs[rows, half_hi] - cs[rows, np.minimum(np.maximum(k // 2 - h, 0), half_hi)])
         total = cs[:, -1] + EPS
         share = (win[rows, i] + harm) / total
-        ones = np.ones(2 * self._w + 1)
-        floor_w = np.convolve(floor, ones, "same")
-        sig = np.stack([np.convolve(f, ones, "same")[kk] for f, kk in zip(power, k, strict=True)])
+        floor_w = np.convolve(floor, np.ones(2 * self._w + 1), "same")  # once a block: no cumsum round-off
+        pcs = np.cumsum(power, axis=1)
+        sig = pcs[rows, k + self._w] - pcs[rows, k - self._w - 1]
         snr = 10 * np.log10(sig / floor_w[k] + EPS)
         smooth = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3  # bin b+1 centred
-        idx = np.clip(k[:, None] + np.arange(-self._w, self._w + 1)[None, :] - 1, 0, smooth.shape[1] - 1)
-        lines = smooth[rows[:, None], idx]
+        lines = smooth[rows[:, None], k[:, None] + self._offsets]  # k-w..k+w (smooth is one bin shifted)
         line = lines.max(axis=1)
         passes = (share >= p.min_share) & (snr >= p.min_snr_db) & (line >= p.min_line_db)
         # The frame's centre is its strongest line, not the window's middle (which wanders with
@@ -177,8 +183,7 @@ class CascadeDetector:
         refractory = round(p.refractory_s * RATE / HOP)
         for i in range(len(power)):
             j = first + i
-            self._hist = np.roll(self._hist, -1, axis=0)
-            self._hist[-1] = over[i]
+            self._hist[j % HISTORY] = over[i]  # a ring: put in time order only when the verifier asks
             self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
             ok = bool(passes[i])
             if ok and j - self._reject_last <= QUIET_FOLLOW_FRAMES and abs(k[i] - self._reject_centre) <= self._w:
@@ -210,7 +215,7 @@ class CascadeDetector:
             self._attempts += 1
             centre = int(np.median([e[1] for e in near]))
             self.frame_now = j
-            prob = float(self.verifier(patch_features(self._hist, centre)))
+            prob = float(self.verifier(patch_features(self._ordered(j), centre)))
             self._accepted = self._accepted + 1 if prob >= self._threshold else 0
             if self._accepted >= p.accepts:
                 det = self._detection(j, near, prob)
@@ -221,6 +226,10 @@ class CascadeDetector:
                 self._reject_centre, self._reject_last = centre, j
                 self._pool, self._episode = [], None
         return out
+
+    def _ordered(self, j: int) -> np.ndarray:
+        """The last HISTORY frames' spectra, oldest first, frame j last."""
+        return np.roll(self._hist, -(j + 1) % HISTORY, axis=0)
 
     def _pitch(self, spec: np.ndarray, k: int) -> tuple[float, float]:
         """The strongest bin in the window (parabolic interpolation), its octave below when that is a line too."""
@@ -248,7 +257,7 @@ class CascadeDetector:
         features = {
             "peak_hz": med,
             "spread_cents": float(np.std(1200 * np.log2(hz / med))),
-            "h2_db": self._h2(med),
+            "h2_db": self._h2(med, j),
             "am_db": float(np.std(level)),
             "level_db": float(level.max()),
         }
@@ -258,11 +267,11 @@ class CascadeDetector:
             det = replace(det, blower=who, blower_confidence=conf)
         return det
 
-    def _h2(self, hz: float) -> float:
+    def _h2(self, hz: float, j: int) -> float:
         """2nd harmonic against the fundamental over the last frames (dB over the floor, averaged)."""
         k = round(hz / BIN_HZ)
         k2 = min(2 * k, self._hist.shape[1] - 2)
-        recent = self._hist[-4:]
+        recent = self._ordered(j)[-4:]
         return float(recent[:, k2 - 1 : k2 + 2].max(axis=1).mean() - recent[:, k - 1 : k + 2].max(axis=1).mean())
 
     def _track_noise(self, power: np.ndarray) -> None:
