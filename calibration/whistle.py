@@ -78,8 +78,10 @@ class Profile:
         """A detector set up from this profile (attribution only with signatures).
 
         ``kind`` "cascade" gives the cascade (hardware/whistle/cascade.py) with the
-        learned band added to its own (never narrowed) and its evidence reaching
-        down to the band, so a low toy whistle the wizard heard is heard too."""
+        profile's signatures and level gate but its own band and floor: widening its
+        band to the learned one, or starting its floor from the quiet room, cost
+        recall (benchmarks/whistle_eval.py, calibration rows: a low toy 26 of 40
+        generic, 6 of 40 so), and calibration must never hurt."""
         import numpy as np
 
         from hardware.whistle.detector import WhistleDetector
@@ -91,13 +93,8 @@ class Profile:
             from hardware.whistle.cascade import CascadeDetector, CascadeParams
 
             base = CascadeParams()
-            lo, hi = self.band_hz or base.band_hz
-            band = (min(lo, base.band_hz[0]), max(hi, base.band_hz[1]))
-            evidence = (max(250.0, min(base.evidence_hz[0], band[0] - base.half_width_hz)),
-                        max(base.evidence_hz[1], min(7900.0, band[1] + base.half_width_hz)))
-            params = dataclasses.replace(base, band_hz=band, evidence_hz=evidence,
-                                         min_level_db=self.overrides.get("min_level_db", base.min_level_db))
-            return CascadeDetector(params, noise_db=noise, attribute=attribute)
+            params = dataclasses.replace(base, min_level_db=self.overrides.get("min_level_db", base.min_level_db))
+            return CascadeDetector(params, attribute=attribute)
         if kind != "session4":
             raise ValueError(f"detector kind: expected 'session4' or 'cascade', got {kind!r}")
         return WhistleDetector(self.params(), noise_db=noise, attribute=attribute)

@@ -233,8 +233,8 @@ class CascadeDetector:
 
     def _pitch(self, spec: np.ndarray, k: int) -> tuple[float, float]:
         """The strongest bin in the window (parabolic interpolation), its octave below when that is a line too."""
-        lo = k - self._w
-        seg = spec[lo : k + self._w + 1]
+        lo = max(2, k - self._w)  # a calibrated low band brings the window near bin 0
+        seg = spec[lo : min(len(spec) - 3, k + self._w) + 1]
         m = int(seg.argmax()) + lo
         a, b, c = np.log(spec[m - 1 : m + 2] + EPS)
         den = a - 2 * b + c
