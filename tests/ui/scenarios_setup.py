@@ -1,0 +1,89 @@
+"""Touch-only set-up (issue #17, ui-setup): the button profile made on screen (F12),
+the text size (F37), Setup's option names and the Fleeced! tie-break, the die hints (F29)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from . import touch_check as tc
+from .driver import Ctx
+from .scenarios import scenario, wait_for
+
+FACE_PINS = (16, 19, 20, 21, 26, 12)  # where the table wired its six face buttons
+
+
+def _press_pin(pin: int) -> Iterator[float]:
+    """A finger on a real button: gpiozero's mock pin goes low, then high again (pulled up)."""
+    from gpiozero import Device
+
+    p = Device.pin_factory.pin(pin)
+    p.drive_low()
+    yield 0.06
+    p.drive_high()
+    yield 0.35  # the screen reads the presses ten times a second
+
+
+def _status(ctx: Ctx) -> str:
+    return ctx.app.root.get_screen("calibrate").ids.status.text
+
+
+@scenario(real_sensors=True)
+def buttons_made_on_screen(ctx: Ctx) -> Iterator[float]:
+    """No button profile: Calibrate → Buttons asks for each button, refuses a pin twice, skip and redo,
+    saves, and the buttons play a die in a game at once (no restart)."""
+    # The table's pins: gpiozero's MockFactory with real Buttons (what a Pi's header would be).
+    os.environ["BELLWETHER_BUTTONS_BACKEND"] = "mock"
+    app = ctx.app
+    r: dict[str, Any] = ctx.result
+    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    r["before"] = [app.hub.statuses["buttons"].online, app.hub.statuses["buttons"].reason]
+    yield from tc.touch_text(ctx, "Settings")
+    yield from tc.touch_text(ctx, "Calibrate")
+    yield from tc.touch_text(ctx, "Buttons")
+    r["none_texts"] = tc.labels(ctx.screen)
+    r["problems"] = {"none": tc.check_screen(ctx, "calibrate-buttons-none")}
+    yield from tc.touch_text(ctx, "Set up: a button per die face")
+    screen = ctx.screen
+    r["asked"] = [screen.setup_asking.text]
+    r["problems"]["asking"] = tc.check_screen(ctx, "calibrate-buttons-asking")
+    for pin in FACE_PINS:
+        yield from _press_pin(pin)
+        r["asked"].append(screen.setup_asking.text)
+    yield from _press_pin(FACE_PINS[0])  # face 1's button again, for OK: refused in words
+    r["refused"] = _status(ctx)
+    r["refused_bad"] = screen.bad
+    r["asked_after_refusal"] = screen.setup_asking.text
+    r["problems"]["refused"] = tc.check_screen(ctx, "calibrate-buttons-refused")
+    yield from _press_pin(5)  # OK
+    yield from tc.touch_text(ctx, "Redo")  # ... changed her mind: OK again
+    r["after_redo"] = screen.setup_asking.text
+    yield from _press_pin(6)  # OK on another button
+    yield from _press_pin(13)  # Undo
+    yield from tc.touch_text(ctx, "Skip")  # no whistle button at this table
+    r["done_asking"] = screen.setup_asking.text
+    r["labels"] = [lb.text for lb in screen.role_labels.values()]
+    r["problems"]["all_set"] = tc.check_screen(ctx, "calibrate-buttons-all-set")
+    yield from tc.touch_text(ctx, "Save")
+    r["saved"] = _status(ctx)
+    from calibration.buttons import load_profile
+
+    m = load_profile()
+    r["profile"] = {"scheme": m.scheme, "pins": dict(m.pins)}
+    r["after_texts"] = tc.labels(screen)
+    r["problems"]["saved"] = tc.check_screen(ctx, "calibrate-buttons-saved")
+    yield 0.3
+    r["online"] = [app.hub.statuses["buttons"].online, app.hub.statuses["buttons"].reason]
+    # The buttons play at once: a Tally game, its die entered by the die face 3 button.
+    yield from tc.touch_text(ctx, "Back")
+    r["settings_texts"] = tc.labels(ctx.screen)
+    yield from tc.touch_text(ctx, "Back")
+    yield from tc.touch_text(ctx, "Tally")
+    yield from tc.touch_text(ctx, "Start game")
+    yield from _press_pin(FACE_PINS[2])
+    yield from wait_for(lambda: len(app.session.events) == 1)
+    e = app.session.events[0]
+    r["event"] = {"type": e.type, "faces": list(e.payload["faces"]), "source": e.source.value}
+    # A press on the OK button with nothing entered is passed on, never an error.
+    r["message"] = app.message

@@ -1,0 +1,32 @@
+"""Touch-only set-up in real windows (issue #17): each test fails without its fix.
+
+The scenarios are in ``tests/ui/scenarios_setup.py``; each runs the real app under Xvfb at 800x480,
+driven by touches (and, for the GPIO buttons, gpiozero's MockFactory pins under real ``Button``s).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.ui
+
+
+def test_button_profile_made_on_screen_and_used_at_once(scenarios):
+    """F12: no terminal command: each button pressed when asked, a pin used twice refused, skip, redo, save."""
+    r = scenarios.run("buttons_made_on_screen", timeout=150)
+    assert r["before"] == [False, "no button profile yet (buttons.toml)"]
+    assert r["problems"] == {"none": [], "asking": [], "refused": [], "all_set": [], "saved": []}
+    assert not any("bellwether calibrate" in t for t in r["none_texts"]), r["none_texts"]
+    assert r["asked"][0] == "Press the button for Die face 1 (1 of 9)."
+    assert r["asked"][6] == "Press the button for OK (confirm) (or Skip if the table has none) (7 of 9)."
+    assert r["refused"].startswith("That button is already Die face 1: press a different one for OK (confirm)")
+    assert r["refused_bad"] is True and r["asked_after_refusal"] == r["asked"][6]
+    assert r["after_redo"] == r["asked"][6]
+    assert r["done_asking"].startswith("Every button is set")
+    assert "Whistle: no button" in r["labels"] and "Undo: pin 13" in r["labels"]
+    assert r["saved"].startswith("Saved: the buttons work now")
+    pins = dict(zip([f"face{i}" for i in range(1, 7)], [16, 19, 20, 21, 26, 12], strict=True))
+    assert r["profile"] == {"scheme": "faces", "pins": {**pins, "confirm": 6, "undo": 13}}
+    assert r["online"][0] is True
+    assert any(t.startswith("In use: 8 buttons, a button per die face") for t in r["settings_texts"]), r["settings_texts"]
+    assert r["event"] == {"type": "roll", "faces": [3], "source": "gpio"}
