@@ -87,3 +87,35 @@ def buttons_made_on_screen(ctx: Ctx) -> Iterator[float]:
     r["event"] = {"type": e.type, "faces": list(e.payload["faces"]), "source": e.source.value}
     # A press on the OK button with nothing entered is passed on, never an error.
     r["message"] = app.message
+
+
+def _option_texts(ctx: Ctx) -> list[str]:
+    return [b.text for b in tc.buttons(ctx.screen) if getattr(b, "option_key", None)]
+
+
+@scenario()
+def setup_options_in_words(ctx: Ctx) -> Iterator[float]:
+    """Setup's variants named in words (never "Mode: board"), Fleeced!'s tie-break offered and carried into the game;
+    six players and every option on one 800x480 screen (F32)."""
+    app = ctx.app
+    r: dict[str, Any] = ctx.result
+    r["options"], r["problems"] = {}, {}
+    for title in ("Battle Sheep", "Sheep Hop!"):
+        yield from tc.touch_text(ctx, title)
+        r["options"][title] = _option_texts(ctx)
+        yield from tc.touch_text(ctx, "Back")
+    yield from tc.touch_text(ctx, "Fleeced!")
+    setup = ctx.screen
+    while setup.count < 6:
+        yield from tc.touch_text(ctx, "More")
+    r["options"]["Fleeced!"] = _option_texts(ctx)
+    r["problems"]["six"] = tc.check_screen(ctx, "setup-fleeced-six-options")
+    r["all_on_screen"] = tc.all_on_screen([b for b in tc.buttons(setup) if getattr(b, "option_key", None)])
+    tie = next(b for b in tc.buttons(setup) if getattr(b, "option_key", None) == "tie_break")
+    yield from tc.touch(ctx, tie)
+    r["tie_after"] = next(b.text for b in tc.buttons(setup) if getattr(b, "option_key", None) == "tie_break")
+    while setup.count > 3:
+        yield from tc.touch_text(ctx, "Fewer")
+    yield from tc.touch_text(ctx, "Start game")
+    yield from wait_for(lambda: app.root.current == "table")
+    r["game_options"] = dict(app.session.setup["options"])

@@ -30,3 +30,15 @@ def test_button_profile_made_on_screen_and_used_at_once(scenarios):
     assert r["online"][0] is True
     assert any(t.startswith("In use: 8 buttons, a button per die face") for t in r["settings_texts"]), r["settings_texts"]
     assert r["event"] == {"type": "roll", "faces": [3], "source": "gpio"}
+
+
+def test_setup_options_in_words_and_the_tie_break_offered(scenarios):
+    """Setup showed raw values ("Mode: board", "A late whistle counts up to (s): 1.5") and no tie-break."""
+    r = scenarios.run("setup_options_in_words", timeout=120)
+    assert r["options"]["Battle Sheep"] == ["Play: every move on the field"]
+    assert r["options"]["Sheep Hop!"] == ["Play: the table says where sheep end up"]
+    assert r["options"]["Fleeced!"] == [
+        "A late whistle counts up to: 1.5 s after the roll", "A tie on points: a shared win (the rulebook)"]
+    assert r["problems"] == {"six": []} and r["all_on_screen"]
+    assert r["tie_after"] == "A tie on points: most sheep claimed wins (house rule)"
+    assert r["game_options"]["tie_break"] == "sheep" and r["game_options"]["whistle_margin"] == 1.5
