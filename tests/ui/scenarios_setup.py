@@ -119,3 +119,84 @@ def setup_options_in_words(ctx: Ctx) -> Iterator[float]:
     yield from tc.touch_text(ctx, "Start game")
     yield from wait_for(lambda: app.root.current == "table")
     r["game_options"] = dict(app.session.setup["options"])
+
+
+def _reason_label(ctx: Ctx) -> Any:
+    from kivy.uix.label import Label
+
+    from .layout import _walk
+
+    return next(w for w in _walk(ctx.screen) if isinstance(w, Label) and w.text.startswith("No camera plugged in"))
+
+
+@scenario(real_sensors=True)
+def text_size_large(ctx: Ctx) -> Iterator[float]:
+    """Settings → Large text: body text grows on every screen, nothing is cut off or too small, and it is kept."""
+    app = ctx.app
+    r: dict[str, Any] = ctx.result
+    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from tc.touch_text(ctx, "Settings")
+    r["before_px"] = _reason_label(ctx).font_size
+    home_heading = app.root.get_screen("home").ids.games.parent.parent.children[-1]
+    r["home_before_px"] = home_heading.font_size
+    yield from tc.touch_text(ctx, "Large text")
+    yield from tc.settle(ctx)
+    yield 0.2
+    r["after_px"] = _reason_label(ctx).font_size
+    r["problems"] = {"settings": tc.check_screen(ctx, "settings-large-text")}
+    yield from tc.touch_text(ctx, "Back")
+    r["home_after_px"] = home_heading.font_size
+    r["problems"]["home"] = tc.check_screen(ctx, "home-large-text")
+    yield from tc.touch_text(ctx, "Fleeced!")
+    while ctx.screen.count < 6:
+        yield from tc.touch_text(ctx, "More")
+    r["problems"]["setup"] = tc.check_screen(ctx, "setup-large-text")
+    while ctx.screen.count > 3:
+        yield from tc.touch_text(ctx, "Fewer")
+    yield from tc.touch_text(ctx, "Start game")
+    yield from wait_for(lambda: app.root.current == "table")
+    yield from tc.settle(ctx)
+    r["problems"]["table"] = tc.check_screen(ctx, "table-large-text")
+    import json
+
+    r["prefs"] = json.loads((app.options.data_dir / "ui-preferences.json").read_text()).get("text_size")
+
+
+@scenario(real_sensors=True)
+def text_size_kept(ctx: Ctx) -> Iterator[float]:
+    """The next start keeps Large text."""
+    app = ctx.app
+    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from tc.touch_text(ctx, "Home")
+    yield from tc.touch_text(ctx, "Settings")
+    ctx.result["px"] = _reason_label(ctx).font_size
+    ctx.result["large_down"] = ctx.screen.ids.text_large.state == "down"
+
+
+@scenario(real_sensors=True)
+def settings_shut_down(ctx: Ctx) -> Iterator[float]:
+    """Settings → Shut down (touch twice): a refused power-off is said in words and the app stays;
+    an accepted one ends the app (the test checks the command ran and the exit code)."""
+    import json
+
+    app = ctx.app
+    r: dict[str, Any] = ctx.result
+    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from tc.touch_text(ctx, "Settings")
+    accepted = os.environ["BELLWETHER_SHUTDOWN_COMMAND"]
+    os.environ["BELLWETHER_SHUTDOWN_COMMAND"] = "sh -c 'echo Interactive authentication required. >&2; exit 1'"
+    yield from tc.touch_text(ctx, "Shut down")
+    r["asks"] = ctx.screen.ids.shutdown.text
+    yield from tc.touch_text(ctx, "Touch again to shut down")
+    r["refused"] = ctx.screen.ids.speak_reason.text
+    r["still"] = app.root.current
+    r["problems"] = tc.check_screen(ctx, "settings-shutdown-refused")
+    os.environ["BELLWETHER_SHUTDOWN_COMMAND"] = accepted
+    yield from tc.touch_text(ctx, "Shut down")
+    # The app ends on the next touch: the result is written now.
+    from pathlib import Path
+
+    Path(ctx.args.out).write_text(json.dumps(r))
+    yield from tc.touch_text(ctx, "Touch again to shut down")
+    yield 5  # never reached: the app has stopped
+    r["not_stopped"] = True

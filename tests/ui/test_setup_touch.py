@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import ROOT
+
 pytestmark = pytest.mark.ui
 
 
@@ -42,3 +44,32 @@ def test_setup_options_in_words_and_the_tie_break_offered(scenarios):
     assert r["problems"] == {"six": []} and r["all_on_screen"]
     assert r["tie_after"] == "A tie on points: most sheep claimed wins (house rule)"
     assert r["game_options"]["tie_break"] == "sheep" and r["game_options"]["whistle_margin"] == 1.5
+
+
+def test_large_text_everywhere_and_kept(scenarios):
+    """F37: a text-size setting; Large grows body text on every screen, the layout check still passes at 800x480."""
+    r = scenarios.run("text_size_large", timeout=150)
+    assert r["problems"] == {"settings": [], "home": [], "setup": [], "table": []}
+    assert r["after_px"] > r["before_px"] >= 14 and r["home_after_px"] > r["home_before_px"]
+    assert r["prefs"] == "large"
+    kept = scenarios.run("text_size_kept", timeout=90)
+    assert kept["large_down"] and kept["px"] == r["after_px"]
+
+
+def test_shut_down_from_settings_for_a_kiosk(scenarios, tmp_path):
+    """F37: a kiosk has no keyboard: Settings shuts the Pi down (touch twice); a refusal is said, the app stays."""
+    import json
+    import subprocess
+
+    marker = tmp_path / "powered-off"
+    out = tmp_path / "shutdown.json"
+    env = {**scenarios.env(), "BELLWETHER_SHUTDOWN_COMMAND": f"touch {marker}"}
+    proc = subprocess.run(scenarios.command("settings_shut_down", "800x480", out), cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=120)
+    r = json.loads(out.read_text())
+    assert "error" not in r, r["error"]
+    assert r["asks"] == "Touch again to shut down"
+    assert r["refused"] == ("Could not shut down (Interactive authentication required.): "
+                            "quit the app, then switch off at the wall.")
+    assert r["still"] == "settings" and r["problems"] == []
+    assert marker.exists() and proc.returncode == 0 and "not_stopped" not in r, proc.stderr[-2000:]
