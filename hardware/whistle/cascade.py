@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .detector import EPS, HOP, N_FFT, RATE, Detection, frames_of
+from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetector
 from .verifier import HISTORY, Verifier, patch_features
 
 BIN_HZ = RATE / N_FFT
@@ -62,24 +62,21 @@ class CascadeParams:
     noise_fall_s: float = 0.3
 
 
-class CascadeDetector:
+class CascadeDetector(StreamDetector):
     """Same interface as ``WhistleDetector``: ``process(block)`` returns completed detections."""
 
     def __init__(
         self,
         params: CascadeParams | None = None,
         noise_db: np.ndarray | None = None,
-        attribute: Callable[[dict[str, float]], tuple[str | None, float | None]] | None = None,
+        attribute: Attribute | None = None,
         rate: int = RATE,
         verifier: Verifier | Callable[[np.ndarray], float] | None = None,
     ) -> None:
-        if rate != RATE:
-            raise ValueError(f"the detector runs at {RATE} Hz; resample first (got {rate})")
+        super().__init__(attribute, rate)
         self.params = p = params or CascadeParams()
-        self.attribute = attribute
         self.verifier = verifier if verifier is not None else Verifier.shipped()
         self._threshold = p.threshold if p.threshold is not None else float(getattr(self.verifier, "threshold", 0.5))
-        self._win = np.hanning(N_FFT).astype(np.float32)
         self._elo, self._ehi = (round(h / BIN_HZ) for h in p.evidence_hz)
         self._w = round(p.half_width_hz / BIN_HZ)
         self._hw = max(1, round(p.harmonic_half_width_hz / BIN_HZ))
@@ -112,23 +109,11 @@ class CascadeDetector:
         self._reject_last = -(10**9)
         self.frame_now = 0  # the frame being decided (what a recording verifier reads)
 
-    @property
-    def time(self) -> float:
-        return self._samples / RATE
-
-    @property
-    def noise_db(self) -> np.ndarray | None:
-        return None if self._noise is None else 10 * np.log10(self._noise + EPS)
-
     def process(self, block: np.ndarray) -> list[Detection]:
-        block = np.asarray(block, np.float32)
-        self._samples += len(block)
-        frames, self._buf = frames_of(self._buf, block)
-        if frames is None:
+        got = self._spectra(block)
+        if got is None:
             return []
-        first = self._frame
-        self._frame += len(frames)
-        power = np.abs(np.fft.rfft(frames * self._win, axis=1)) ** 2
+        first, power = got
         if self._noise is None:
             # The first block is the room until we learn better: its mean in dB, what the tracker converges to.
             self._noise = np.exp(np.log(power + EPS).mean(axis=0)) + EPS
@@ -277,12 +262,7 @@ class CascadeDetector:
     def _track_noise(self, power: np.ndarray) -> None:
         # As in detector.py: rises slowly in dB, falls fast.
         p = self.params
-        level = np.log(power.mean(axis=0) + EPS)
-        dt = len(power) * HOP / RATE
-        rise = 1 - np.exp(-dt / p.noise_rise_s)
-        fall = 1 - np.exp(-dt / p.noise_fall_s)
-        log_noise = np.log(self._noise)
-        rate = np.where(level > log_noise, rise, fall)
+        log_noise, level, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
         if self._episode is not None and (self._frame - self._episode) * HOP / RATE < p.max_blow_s:
             # A sound under way does not raise the floor under itself (never longer than max_blow_s):
             # only the bins of its window are frozen, the rest of the room is still learned.
