@@ -200,6 +200,7 @@ class Game(ABC):
     first_player: ClassVar[str] = ""  # the rulebook's rule for who starts, in words ("" : none given)
     engine_rolls_first: ClassVar[bool] = False  # the engine's first turn is the roll for first player
     setup_options: ClassVar[tuple[SetupOption, ...]] = ()  # variants the Setup screen offers, in words
+    box_has_d6: ClassVar[bool] = False  # an ordinary six-sided die comes in the box (a roll for first player needs one)
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:

@@ -200,3 +200,25 @@ def settings_shut_down(ctx: Ctx) -> Iterator[float]:
     yield from tc.touch_text(ctx, "Touch again to shut down")
     yield 5  # never reached: the app has stopped
     r["not_stopped"] = True
+
+
+def _roll_hint(ctx: Ctx) -> Iterator[float]:
+    yield from tc.touch_text(ctx, "Shear Panic")
+    yield from tc.touch_text(ctx, "Roll for first")
+    ctx.result["hint"] = next(t for t in tc.labels(ctx.screen) if t.startswith("Roll "))
+    ctx.result["problems"] = tc.check_screen(ctx, f"setup-roll-hint-{'offline' if ctx.app.hub.sensors == {} else 'sensors'}")
+
+
+@scenario(real_sensors=True)
+def roll_hint_sensors_offline(ctx: Ctx) -> Iterator[float]:
+    """F29: no camera, no buttons: the roll for first says which die and to touch its face, not the camera's tray."""
+    app = ctx.app
+    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _roll_hint(ctx)
+
+
+@scenario()
+def roll_hint_sensors_online(ctx: Ctx) -> Iterator[float]:
+    """F29: with the camera and face buttons online, the hint names both."""
+    yield from wait_for(lambda: ctx.app.hub.statuses["camera"].online and ctx.app.hub.statuses["buttons"].online, 10)
+    yield from _roll_hint(ctx)

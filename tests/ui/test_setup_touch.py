@@ -73,3 +73,13 @@ def test_shut_down_from_settings_for_a_kiosk(scenarios, tmp_path):
                             "quit the app, then switch off at the wall.")
     assert r["still"] == "settings" and r["problems"] == []
     assert marker.exists() and proc.returncode == 0 and "not_stopped" not in r, proc.stderr[-2000:]
+
+
+def test_roll_for_first_hint_names_the_die_and_the_sensors_the_table_has(scenarios):
+    """F29: Shear Panic's box has no d6, and "roll it in the camera's tray" showed with the camera offline."""
+    off = scenarios.run("roll_hint_sensors_offline", timeout=90)
+    assert off["hint"] == ("Roll any ordinary six-sided die (the Shear Panic box has none), "
+                           "then touch the face it shows.")
+    on = scenarios.run("roll_hint_sensors_online", timeout=90)
+    assert on["hint"].endswith("then touch the face it shows, press its face button or roll it in the camera's tray.")
+    assert off["problems"] == [] and on["problems"] == []

@@ -55,6 +55,7 @@ class Fleeced(Game):
     min_players = 2
     max_players = 6
     first_player = "everyone rolls two dice when the game starts, highest first; the table asks for them."
+    box_has_d6 = True  # \"2 dice\" (Contents)
     setup_options = (
         # How late after the roll a whistle still counts (the rulebook gives no margin; docs/games/fleeced.md).
         SetupOption("whistle_margin", "A late whistle counts up to", (DEFAULT_MARGIN, 2.0, 3.0, 1.0),
