@@ -222,3 +222,89 @@ def roll_hint_sensors_online(ctx: Ctx) -> Iterator[float]:
     """F29: with the camera and face buttons online, the hint names both."""
     yield from wait_for(lambda: ctx.app.hub.statuses["camera"].online and ctx.app.hub.statuses["buttons"].online, 10)
     yield from _roll_hint(ctx)
+
+
+def _marks(root: Any) -> list[tuple[tuple[float, ...], str]]:
+    from ui.widgets import PlayerMark
+
+    from .layout import _walk
+
+    return [(tuple(round(c, 3) for c in w.rgba), w.shape) for w in _walk(root) if isinstance(w, PlayerMark) and tc.on_screen(w)]
+
+
+def _to_table(ctx: Ctx, title: str, players: int) -> Iterator[float]:
+    yield from tc.touch_text(ctx, title)
+    setup = ctx.screen
+    while setup.count < players:
+        yield from tc.touch_text(ctx, "More")
+    while setup.count > players:
+        yield from tc.touch_text(ctx, "Fewer")
+    ctx.result.setdefault("setup_marks", {})[title] = _marks(setup)
+    ctx.result.setdefault("problems", {})[f"{title} setup"] = tc.check_screen(ctx, f"tour-{title[:6]}-setup")
+    yield from tc.touch_text(ctx, "Start game")
+    yield from wait_for(lambda: ctx.app.root.current == "table")
+    yield from tc.settle(ctx)
+    ctx.result.setdefault("table_marks", {})[title] = _marks(ctx.screen)
+    ctx.result.setdefault("table_texts", {})[title] = tc.labels(ctx.screen)
+    ctx.result["problems"][f"{title} table"] = tc.check_screen(ctx, f"tour-{title[:6]}-table")
+
+
+@scenario(real_sensors=True)
+def findings_tour(ctx: Ctx) -> Iterator[float]:
+    """The findings checked again at 800x480, sensors offline, by touch: F7 (on-screen keyboard), F17 (one colour
+    and shape per player from Setup to the Table), F19 (no developer words), F20 (no dice or whistle panels where a
+    game has none), F22 (undo-to asks first), F32 (six players on screen)."""
+    app = ctx.app
+    r = ctx.result
+    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    r["home_texts"] = tc.labels(ctx.screen)
+    ctx.shot("tour-home")
+    yield from tc.touch_text(ctx, "Settings")
+    yield from tc.touch_text(ctx, "Calibrate")
+    r["calibrate"] = {}
+    for tab in ("Microphone", "Camera", "Buttons"):
+        yield from tc.touch_text(ctx, tab)
+        yield 0.3
+        r["calibrate"][tab] = {"status": ctx.screen.ids.status.text,
+                               "disabled": [b.text for b in tc.buttons(ctx.screen) if b.disabled]}
+        ctx.shot(f"tour-calibrate-{tab.lower()}")
+    yield from tc.touch_text(ctx, "Back")
+    yield from tc.touch_text(ctx, "Back")
+    # F7: a name by touch alone.
+    yield from tc.touch_text(ctx, "Fleeced!")
+    yield from tc.touch(ctx, ctx.screen.rows[0].name_input)
+    r["keyboard"] = tc.keyboard(ctx) is not None
+    ctx.shot("tour-name-keyboard")
+    yield from tc.touch_text(ctx, "Cancel")
+    yield from tc.touch_text(ctx, "Back")
+    yield from _to_table(ctx, "Fleeced!", 6)
+    yield from tc.touch_face(ctx, 3)
+    yield from tc.touch_face(ctx, 4)
+    yield from tc.touch_text(ctx, "Log")
+    r["log_texts"] = tc.labels(ctx.screen)
+    ctx.shot("tour-log")
+    yield from tc.touch_text(ctx, "Start of the game (undo everything)")
+    r["log_asks"] = [t for t in tc.labels(ctx.screen) if "Undo" in t or "undo" in t]
+    ctx.shot("tour-log-asks")
+    yield from tc.touch_text(ctx, "No")
+    yield from tc.touch_text(ctx, "Back to the table")
+    yield from tc.touch_text(ctx, "Home")
+    r["home_list"] = tc.labels(ctx.screen)
+    for title in ("Shear Panic", "Battle Sheep", "Sheepdogs of Pendleton Hill"):
+        yield from _to_table(ctx, title, 3)
+        yield from tc.touch_text(ctx, "Home")
+
+
+@scenario(real_sensors=True)
+def calibrate_offline(ctx: Ctx) -> Iterator[float]:
+    """F24: with no microphone and no camera, each Calibrate tab greys what cannot work and says why, its own reason."""
+    app = ctx.app
+    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from tc.touch_text(ctx, "Settings")
+    yield from tc.touch_text(ctx, "Calibrate")
+    for tab in ("Microphone", "Camera"):
+        yield from tc.touch_text(ctx, tab)
+        yield 0.3
+        ctx.result[tab] = {"status": ctx.screen.ids.status.text, "bad": ctx.screen.bad,
+                           "disabled": sorted(b.text for b in tc.buttons(ctx.screen.ids.body) if b.disabled and b.text),
+                           "problems": tc.check_screen(ctx, f"calibrate-offline-{tab.lower()}")}

@@ -100,7 +100,8 @@ class Preview(Widget):
         scale, ox, oy = self._fit()
         w, h = self.frame_size or (640, 480)
         with self.canvas:
-            Color(1, 1, 1, 1)
+            # No frame yet (or no camera): a dark panel, not a white blank.
+            Color(*((1, 1, 1, 1) if self.texture is not None else theme.PANEL_LIGHT))
             Rectangle(texture=self.texture, pos=(ox, oy), size=(w * scale, h * scale))
             if self.tray:
                 x, y, tw, th = self.tray
@@ -191,6 +192,7 @@ class CalibrateScreen(Screen):
         body = self.ids.body
         body.clear_widgets()
         self._detach_spectrum()
+        self._say("")  # the last tab's message is not this tab's (F24: the Camera tab said the microphone's)
         getattr(self, f"_build_{tab}")(body)
         self.tick(0)
 
@@ -322,10 +324,12 @@ class CalibrateScreen(Screen):
         self.capture_button = self._button("", self.capture, size_hint_y=None, height=theme.touch_size())
         side.add_widget(self.die_button)
         side.add_widget(self.capture_button)
-        side.add_widget(self._button("Save the die", self.save_die, size_hint_y=None, height=theme.touch_size()))
-        side.add_widget(
-            self._button("Tray: whole frame", lambda: self.set_tray(None), size_hint_y=None, height=theme.touch_size())
+        self.save_button = self._button("Save the die", self.save_die, size_hint_y=None, height=theme.touch_size())
+        side.add_widget(self.save_button)
+        self.tray_button = self._button(
+            "Tray: whole frame", lambda: self.set_tray(None), size_hint_y=None, height=theme.touch_size()
         )
+        side.add_widget(self.tray_button)
         self.camera_progress = self._label(max_font=sp(15))
         side.add_widget(self.camera_progress)
         row.add_widget(side)
@@ -365,14 +369,22 @@ class CalibrateScreen(Screen):
         self.capture_button.text = (
             "Capture the empty tray" if nxt == "empty" else (f"Capture face {nxt}" if nxt else "All faces taken")
         )
-        self.capture_button.disabled = not nxt
-        self.camera_progress.text = "\n".join(cam.lines[-3:]) or "Drag across the picture to mark the tray."
-        if frame is None and not self.bad:
-            status = App.get_running_app().hub.statuses.get("camera")
-            self._say(
-                f"No picture from the camera{': ' + status.reason if status and not status.online else ' yet'}.", True
-            )
-        elif frame is not None and self.bad and self.ids.status.text.startswith("No picture"):
+        status = App.get_running_app().hub.statuses.get("camera")
+        offline = status is None or not status.online
+        # Greyed with the reason rather than buttons that fail when touched (usability test F24).
+        for b in (self.die_button, self.save_button, self.tray_button):
+            b.disabled = offline
+        self.capture_button.disabled = offline or not nxt
+        self.camera_progress.text = "\n".join(cam.lines[-3:]) or ("" if offline else "Drag across the picture to mark the tray.")
+        if offline:
+            from .settings import plain_reason
+
+            why = status.reason if status else "not opened"
+            plain = plain_reason("camera", False, why) or f"The camera is offline: {why}."
+            self._say(f"Plug in a camera to sample dice. {plain}", True)
+        elif frame is None and not self.bad:
+            self._say("Waiting for the camera's first picture…", True)
+        elif frame is not None and self.bad and self.ids.status.text.startswith(("Waiting for", "Plug in")):
             self._say("")
 
     # -- buttons ---------------------------------------------------------------------------------
