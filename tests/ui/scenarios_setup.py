@@ -258,7 +258,7 @@ def findings_tour(ctx: Ctx) -> Iterator[float]:
     r = ctx.result
     yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
     r["home_texts"] = tc.labels(ctx.screen)
-    ctx.shot("tour-home")
+    r["problems"] = {"home": tc.check_screen(ctx, "tour-home")}
     yield from tc.touch_text(ctx, "Settings")
     yield from tc.touch_text(ctx, "Calibrate")
     r["calibrate"] = {}

@@ -13,9 +13,10 @@ from .conftest import ROOT
 pytestmark = pytest.mark.ui
 
 
-def test_button_profile_made_on_screen_and_used_at_once(scenarios):
+@pytest.mark.parametrize("size", ["800x480", "1280x720", "720x1280"])
+def test_button_profile_made_on_screen_and_used_at_once(scenarios, size):
     """F12: no terminal command: each button pressed when asked, a pin used twice refused, skip, redo, save."""
-    r = scenarios.run("buttons_made_on_screen", timeout=150)
+    r = scenarios.run("buttons_made_on_screen", size=size, timeout=150)
     assert r["before"] == [False, "no button profile yet (buttons.toml)"]
     assert r["problems"] == {"none": [], "asking": [], "refused": [], "all_set": [], "saved": []}
     assert not any("bellwether calibrate" in t for t in r["none_texts"]), r["none_texts"]
@@ -100,6 +101,7 @@ def test_findings_checked_again_by_touch(scenarios):
     r = scenarios.run("findings_tour", timeout=200)
     assert all(p == [] for p in r["problems"].values()), r["problems"]
     assert r["keyboard"]  # F7
+    assert "Offline: camera, microphone, buttons — dice and whistles by touch. Touch for why." in r["home_texts"]  # F25
     setup, table = r["setup_marks"], r["table_marks"]
     assert table["Fleeced!"][1:7] == setup["Fleeced!"]  # F17 (the first mark on the Table is the Village Green)
     for title in ("Shear Panic", "Battle Sheep", "Sheepdogs of Pendleton Hill"):

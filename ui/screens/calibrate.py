@@ -390,19 +390,18 @@ class CalibrateScreen(Screen):
     # -- buttons ---------------------------------------------------------------------------------
     def _build_buttons(self, body: BoxLayout) -> None:
         """The profile as it is (with its test), or the set-up wizard asking for one button after another."""
-        from kivy.uix.gridlayout import GridLayout
-
         setup = self.button_setup
         self.role_labels: dict[str, FitLabel] = {}
         if setup is not None and setup.running:
             self.setup_asking = self._label(max_font=sp(22), bold=True, height=dp(56))
             body.add_widget(self.setup_asking)
-            grid = GridLayout(cols=3, spacing=dp(2))
+            grid = self._role_grid()
             for role in setup.builder.roles:
                 label = self._label(max_font=sp(16), min_font=sp(14))
                 self.role_labels[role] = label
                 grid.add_widget(label)
             body.add_widget(grid)
+            body.add_widget(Widget())  # the rows stay together at the top on a tall screen
             self.skip_button = self._button("Skip", self.skip_button_role)
             body.add_widget(self._row(
                 self.skip_button,
@@ -413,9 +412,9 @@ class CalibrateScreen(Screen):
             return
         sensor = self.sensor("buttons")
         mapping = getattr(sensor, "map", None)
-        grid = GridLayout(cols=3, spacing=dp(2))
+        grid = self._role_grid()
         if mapping is None:
-            grid.cols = 1
+            grid.cols, grid.row_default_height = 1, dp(72)
             grid.add_widget(self._label(
                 "No GPIO buttons are set up. If the table has buttons wired to the Pi, "
                 "touch a Set up button and press each button when asked; otherwise the touchscreen does everything."
@@ -429,6 +428,7 @@ class CalibrateScreen(Screen):
                 self.role_labels[role] = label
                 grid.add_widget(label)
         body.add_widget(grid)
+        body.add_widget(Widget())
         self.test_button = self._button("Test the buttons", self.start_buttons, disabled=mapping is None)
         body.add_widget(self._row(
             self._button("Set up: a button per die face", lambda: self.start_button_setup("faces")),
@@ -437,6 +437,15 @@ class CalibrateScreen(Screen):
         ))
 
     button_setup: ButtonSetup | None = None
+
+    @staticmethod
+    def _role_grid() -> Any:
+        """Three buttons a line, rows of a fixed height (a tall screen leaves the room below them)."""
+        from kivy.uix.gridlayout import GridLayout
+
+        grid = GridLayout(cols=3, spacing=dp(2), size_hint_y=None, row_default_height=dp(40), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        return grid
 
     def start_button_setup(self, scheme: str) -> None:
         if self.button_test is not None and self.button_test.running:
