@@ -78,6 +78,7 @@ def buttons_made_on_screen(ctx: Ctx) -> Iterator[float]:
     # The buttons play at once: a Tally game, its die entered by the die face 3 button.
     yield from tc.touch_text(ctx, "Back")
     r["settings_texts"] = tc.labels(ctx.screen)
+    r["problems"]["settings"] = tc.check_screen(ctx, "settings-buttons-online")
     yield from tc.touch_text(ctx, "Back")
     yield from tc.touch_text(ctx, "Tally")
     yield from tc.touch_text(ctx, "Start game")
@@ -308,3 +309,4 @@ def calibrate_offline(ctx: Ctx) -> Iterator[float]:
         ctx.result[tab] = {"status": ctx.screen.ids.status.text, "bad": ctx.screen.bad,
                            "disabled": sorted(b.text for b in tc.buttons(ctx.screen.ids.body) if b.disabled and b.text),
                            "problems": tc.check_screen(ctx, f"calibrate-offline-{tab.lower()}")}
+

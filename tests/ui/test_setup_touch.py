@@ -18,7 +18,7 @@ def test_button_profile_made_on_screen_and_used_at_once(scenarios, size):
     """F12: no terminal command: each button pressed when asked, a pin used twice refused, skip, redo, save."""
     r = scenarios.run("buttons_made_on_screen", size=size, timeout=150)
     assert r["before"] == [False, "no button profile yet (buttons.toml)"]
-    assert r["problems"] == {"none": [], "asking": [], "refused": [], "all_set": [], "saved": []}
+    assert r["problems"] == {"none": [], "asking": [], "refused": [], "all_set": [], "saved": [], "settings": []}
     assert not any("bellwether calibrate" in t for t in r["none_texts"]), r["none_texts"]
     assert r["asked"][0] == "Press the button for Die face 1 (1 of 9)."
     assert r["asked"][6] == "Press the button for OK (confirm) (or Skip if the table has none) (7 of 9)."
@@ -32,6 +32,7 @@ def test_button_profile_made_on_screen_and_used_at_once(scenarios, size):
     assert r["profile"] == {"scheme": "faces", "pins": {**pins, "confirm": 6, "undo": 13}}
     assert r["online"][0] is True
     assert any(t.startswith("In use: 8 buttons, a button per die face") for t in r["settings_texts"]), r["settings_texts"]
+    assert not any(t.startswith(("class:", "waiting:", "value:")) for t in r["settings_texts"])  # no developer words
     assert r["event"] == {"type": "roll", "faces": [3], "source": "gpio"}
 
 
