@@ -181,8 +181,13 @@ class SetupOption:
 
     key: str
     label: str  # "Play", "A tie on points"
-    values: tuple[object, ...]  # the first is the default
+    values: tuple[object, ...]  # in the order a touch steps through them
     names: tuple[str, ...] = ()  # one per value; a value without one is shown as it is
+    default: object = None  # None: the first value
+
+    @property
+    def default_index(self) -> int:
+        return self.values.index(self.default) if self.default in self.values else 0
 
     def name(self, value: object) -> str:
         return self.names[self.values.index(value)] if value in self.values and self.names else str(value)

@@ -64,7 +64,7 @@ class SetupScreen(Screen):
         self.picks = list(range(self.game.max_players))  # index into spec.values per seat
         self.count = count
         self.options = self.game.setup_options  # the game's variants, each value named in words
-        self.option_values = {o.key: 0 for o in self.options}
+        self.option_values = {o.key: o.default_index for o in self.options}
         self._recall(app.prefs.setups.get(game_name))
         self.ids.title.text = f"{self.game.title} ({self.game.min_players}–{self.game.max_players} players)"
         self.ids.error.text = ""
