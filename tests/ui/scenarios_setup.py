@@ -25,6 +25,11 @@ def _press_pin(pin: int) -> Iterator[float]:
     yield 0.35  # the screen reads the presses ten times a second
 
 
+def _sensors_opened(ctx: Ctx) -> Iterator[float]:
+    """Until every sensor has said online or offline (the app opens them after the first frame)."""
+    yield from wait_for(lambda: all(s.reason != "starting" for s in ctx.app.hub.statuses.values()), 20)
+
+
 def _status(ctx: Ctx) -> str:
     return ctx.app.root.get_screen("calibrate").ids.status.text
 
@@ -37,7 +42,7 @@ def buttons_made_on_screen(ctx: Ctx) -> Iterator[float]:
     os.environ["BELLWETHER_BUTTONS_BACKEND"] = "mock"
     app = ctx.app
     r: dict[str, Any] = ctx.result
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     r["before"] = [app.hub.statuses["buttons"].online, app.hub.statuses["buttons"].reason]
     yield from tc.touch_text(ctx, "Settings")
     yield from tc.touch_text(ctx, "Calibrate")
@@ -135,7 +140,7 @@ def text_size_large(ctx: Ctx) -> Iterator[float]:
     """Settings → Large text: body text grows on every screen, nothing is cut off or too small, and it is kept."""
     app = ctx.app
     r: dict[str, Any] = ctx.result
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     yield from tc.touch_text(ctx, "Settings")
     r["before_px"] = _reason_label(ctx).font_size
     home_heading = app.root.get_screen("home").ids.games.parent.parent.children[-1]
@@ -166,8 +171,7 @@ def text_size_large(ctx: Ctx) -> Iterator[float]:
 @scenario(real_sensors=True)
 def text_size_kept(ctx: Ctx) -> Iterator[float]:
     """The next start keeps Large text."""
-    app = ctx.app
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     yield from tc.touch_text(ctx, "Home")
     yield from tc.touch_text(ctx, "Settings")
     ctx.result["px"] = _reason_label(ctx).font_size
@@ -182,7 +186,7 @@ def settings_shut_down(ctx: Ctx) -> Iterator[float]:
 
     app = ctx.app
     r: dict[str, Any] = ctx.result
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     yield from tc.touch_text(ctx, "Settings")
     accepted = os.environ["BELLWETHER_SHUTDOWN_COMMAND"]
     os.environ["BELLWETHER_SHUTDOWN_COMMAND"] = "sh -c 'echo Interactive authentication required. >&2; exit 1'"
@@ -213,8 +217,7 @@ def _roll_hint(ctx: Ctx) -> Iterator[float]:
 @scenario(real_sensors=True)
 def roll_hint_sensors_offline(ctx: Ctx) -> Iterator[float]:
     """F29: no camera, no buttons: the roll for first says which die and to touch its face, not the camera's tray."""
-    app = ctx.app
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     yield from _roll_hint(ctx)
 
 
@@ -255,9 +258,8 @@ def findings_tour(ctx: Ctx) -> Iterator[float]:
     """The findings checked again at 800x480, sensors offline, by touch: F7 (on-screen keyboard), F17 (one colour
     and shape per player from Setup to the Table), F19 (no developer words), F20 (no dice or whistle panels where a
     game has none), F22 (undo-to asks first), F32 (six players on screen)."""
-    app = ctx.app
     r = ctx.result
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     r["home_texts"] = tc.labels(ctx.screen)
     r["problems"] = {"home": tc.check_screen(ctx, "tour-home")}
     yield from tc.touch_text(ctx, "Settings")
@@ -299,8 +301,7 @@ def findings_tour(ctx: Ctx) -> Iterator[float]:
 @scenario(real_sensors=True)
 def calibrate_offline(ctx: Ctx) -> Iterator[float]:
     """F24: with no microphone and no camera, each Calibrate tab greys what cannot work and says why, its own reason."""
-    app = ctx.app
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     yield from tc.touch_text(ctx, "Settings")
     yield from tc.touch_text(ctx, "Calibrate")
     for tab in ("Microphone", "Camera"):
