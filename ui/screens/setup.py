@@ -263,6 +263,7 @@ class SetupScreen(Screen):
             if candidate not in taken:
                 self.picks[i] = candidate
                 break
+        self.ids.error.text = ""  # a clash just mended must not stay said (F18)
         self._restyle()
 
     def move(self, i: int, delta: int) -> None:
