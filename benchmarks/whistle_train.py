@@ -215,7 +215,7 @@ def examples(all_items: Sequence[Item], params: CascadeParams | None = None) -> 
 # -- the network ----------------------------------------------------------------------------
 
 
-def train(ex: Examples, seed: int = 0, hidden: int = 32, epochs: int = 600, lr: float = 0.01,
+def train(ex: Examples, seed: int = 0, hidden: int = 16, epochs: int = 400, lr: float = 0.01,
           l2: float = 1e-3, meta: str = "") -> Verifier:
     """Full-batch Adam on class-balanced cross-entropy: deterministic for a seed."""
     rng = np.random.default_rng(seed)

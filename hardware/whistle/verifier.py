@@ -26,14 +26,13 @@ LOW_BINS = 32  # below 1 kHz
 HIGH_BIN = 176  # above 5.5 kHz
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "whistle_verifier.npz"
 GROUP, N_GROUPS = 5, 13  # the coarse patch: 13 cells of 5 bins across the +-1 kHz
-CLIP_DB = 60.0  # a loud blow is not saturated (at 40 dB it scored the same in any noise)
-N_FEATURES = 3 * (2 * SPAN + 1) + 2 * HISTORY + HISTORY * N_GROUPS + 15 + (HISTORY - 1) + HISTORY + 3 + 2 + 2 + 2
+N_FEATURES = 2 * (2 * SPAN + 1) + 2 * HISTORY + HISTORY * N_GROUPS + 15 + (HISTORY - 1) + HISTORY + 3 + 2 + 2
 
 
 def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     """Pitch-aligned, floor-normalised features of the last frames around ``centre`` (float32)."""
     n_bins = hist.shape[1]
-    p = np.clip(hist, -10.0, CLIP_DB) / 10.0
+    p = np.clip(hist, -10.0, 40.0) / 10.0
     padded = np.pad(p, ((0, 0), (SPAN, SPAN)))
     a = padded[:, centre : centre + 2 * SPAN + 1]
     w = a[:, SPAN - WINDOW : SPAN + WINDOW + 1]
@@ -52,10 +51,9 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     steady = (wc[1:] * wc[:-1]).sum(axis=1) / (np.linalg.norm(wc[1:], axis=1) * np.linalg.norm(wc[:-1], axis=1) + 1e-6)
     peaky = w.max(axis=1) - np.median(w, axis=1)
     return np.concatenate([
-        a.mean(axis=0), a.max(axis=0), a.std(axis=0), offsets, w.mean(axis=1), coarse.ravel(), comb, steady, peaky,
+        a.mean(axis=0), a.max(axis=0), offsets, w.mean(axis=1), coarse.ravel(), comb, steady, peaky,
         [line(2 * centre), line(centre // 2), line(3 * centre // 2),
-         float(p[:, :LOW_BINS].mean()), float(p[:, HIGH_BIN:].mean()), slope, float(offsets.std()),
-         float(w.max()), float(w.max(axis=1).std())],  # the line's level over the floor, and how it varies
+         float(p[:, :LOW_BINS].mean()), float(p[:, HIGH_BIN:].mean()), slope, float(offsets.std())],
     ]).astype(np.float32)
 
 
