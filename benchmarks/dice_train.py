@@ -133,14 +133,15 @@ def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
     }
 
 
-def load_cache(shared: Path) -> dict[str, np.ndarray]:
-    if not CACHE.is_file():
-        CACHE.parent.mkdir(parents=True, exist_ok=True)
+def load_cache(shared: Path, cache: Path = CACHE) -> dict[str, np.ndarray]:
+    """The training data (built once, then read: delete the file after changing the renders)."""
+    if not cache.is_file():
+        cache.parent.mkdir(parents=True, exist_ok=True)
         started = time.time()
         data = build_cache(shared)
-        np.savez(CACHE, **data)
-        print(f"cache built in {time.time() - started:.0f} s: {CACHE}", flush=True)
-    with np.load(CACHE) as z:
+        np.savez(cache, **data)
+        print(f"cache built in {time.time() - started:.0f} s: {cache}", flush=True)
+    with np.load(cache) as z:
         return {k: z[k] for k in z.files}
 
 
@@ -530,6 +531,7 @@ def main() -> int:
     ap.add_argument("--detector-steps", type=int, default=3000)
     ap.add_argument("--face-steps", type=int, default=6000)
     ap.add_argument("--shared", type=Path, default=None)
+    ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
     ap.add_argument("--detector-from", type=Path, help="take the detector from this folder; train the face classifier only")
     args = ap.parse_args()
@@ -547,7 +549,7 @@ def main() -> int:
         before.update(macs())
         (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
         return 0
-    data = load_cache(shared)
+    data = load_cache(shared, args.cache)
     images = unpack_images(data)
     GROUP_OF = data["group"]
     chosen = fold_images(data, args.hold_out, args.within)
