@@ -174,6 +174,25 @@ class Outcome:
         return d
 
 
+@dataclass(frozen=True)
+class SetupOption:
+    """A variant the table chooses before the game (``setup["options"][key]``), with each value's
+    name in the players' words: the Setup screen shows ``label`` and ``name(value)``, never raw values."""
+
+    key: str
+    label: str  # "Play", "A tie on points"
+    values: tuple[object, ...]  # in the order a touch steps through them
+    names: tuple[str, ...] = ()  # one per value; a value without one is shown as it is
+    default: object = None  # None: the first value
+
+    @property
+    def default_index(self) -> int:
+        return self.values.index(self.default) if self.default in self.values else 0
+
+    def name(self, value: object) -> str:
+        return self.names[self.values.index(value)] if value in self.values and self.names else str(value)
+
+
 class Game(ABC):
     """Base of the five games.  Subclasses are stateless; states are values."""
 
@@ -185,6 +204,8 @@ class Game(ABC):
     board_files: ClassVar[tuple[DataFile, ...]] = ()  # board facts shipped as TOML beside the game
     first_player: ClassVar[str] = ""  # the rulebook's rule for who starts, in words ("" : none given)
     engine_rolls_first: ClassVar[bool] = False  # the engine's first turn is the roll for first player
+    setup_options: ClassVar[tuple[SetupOption, ...]] = ()  # variants the Setup screen offers, in words
+    box_has_d6: ClassVar[bool] = False  # an ordinary six-sided die comes in the box (a roll for first player needs one)
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:

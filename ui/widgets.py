@@ -69,7 +69,7 @@ class FitMixin:
         # Whole-pixel sizes, always floats: SDL2_ttf opens (and Kivy caches, up to
         # 64) one font per distinct size text, so 13 and 13.0 would be two fonts.
         smallest = float(round(self.min_font))
-        size = max(smallest, float(round(self.max_font)))
+        size = max(smallest, float(round(self.max_font * theme.text_scale())))  # Settings' text size
         while True:
             core.options["font_size"] = size
             tw, th = core.render()

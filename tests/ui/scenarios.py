@@ -138,9 +138,6 @@ def tally_turn(ctx: Ctx) -> Iterator[float]:
     ctx.result["session"] = app.session.to_json()
     ctx.result["sources"] = [e.source.value for e in app.session.events]
     ctx.shot("tally-turn")
-    ctx.rigs["whistle"].microphone.set_hum(-33.0)  # the live level moves with no game event
-    yield from wait_for(lambda: table_facts(ctx)["whistle"].endswith("mic -33 dB"))
-    ctx.result["live_level"] = table_facts(ctx)["whistle"]
 
 
 @scenario()
@@ -624,12 +621,14 @@ def calibrate(ctx: Ctx) -> Iterator[float]:
     ctx.result["camera_status"] = screen.ids.status.text
     ctx.result["camera_lines"] = list(screen.camera.lines)
     # The buttons: each pressed when asked.
+    from calibration.buttons import ROLE_WORDS
+
     yield from ctx.tap_text("Buttons")
     ctx.result["problems"]["buttons"] = ctx.check("calibrate-buttons")
     yield from ctx.tap_text("Test the buttons")
     test = screen.button_test
     for role in buttons.map.pins:
-        yield from _until_line(ctx, test, f"press the {role} button")
+        yield from _until_line(ctx, test, f"press the {ROLE_WORDS[role]} button")
         buttons.press(role)
         yield 0.15
     yield from wait_for(lambda: test.state in ("done", "failed"))

@@ -43,7 +43,7 @@ def test_a_round_of_tally_by_touch_camera_and_keyboard(scenarios):
     assert r["after_correct"]["events"] == 3
     assert r["session"]["scores"] == {"Ann": 4 + 6, "Bob": 5}
     assert r["sources"] == ["touch", "camera", "touch"]
-    assert r["live_level"].endswith("mic -33 dB")
+    # The live microphone level is checked in Fleeced! (tests/ui/test_table_touch.py): Tally takes no whistle.
 
 
 def test_undo_from_the_log(scenarios):

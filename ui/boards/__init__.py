@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import importlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -22,19 +22,11 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class SetupOption:
-    key: str  # in setup["options"]
-    label: str
-    values: tuple[object, ...]  # the first is the default
-
-
-@dataclass(frozen=True)
 class SetupSpec:
-    """What the Setup screen asks per player and as game options."""
+    """What the Setup screen asks per player (the game's variants are the game's: ``Game.setup_options``)."""
 
     key: str = "colour"  # per-player key: "colour" or "character"
     values: tuple[str, ...] = tuple(s.name for s in theme.PALETTES["standard"])
-    options: tuple[SetupOption, ...] = field(default_factory=tuple)
 
 
 class Picture:

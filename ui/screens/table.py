@@ -120,8 +120,12 @@ class TableScreen(Screen):
             self._level_clock = None
 
     def _tick_level(self, _dt: float) -> None:
+        # Only while the prompt takes a whistle: a game without whistles (Sheep Hop!)
+        # shows no whistle line at all, and the level must not write one back.
         app = App.get_running_app()
-        if app.session is not None and app.hub.sensors.get("microphone") is not None:
+        if app.session is None or app.hub.sensors.get("microphone") is None:
+            return
+        if WHISTLE in app.session.prompt().expects:
             self.ids.whistle.text = whistle_text(app.last_whistle, self._mic_level(app))
 
     # -- drawing -----------------------------------------------------------
