@@ -29,7 +29,9 @@ from hardware.image_file import read_image
 
 # Regression floors, a margin under what the shipped weights read on these samples
 # (docs/dice.md has the figures; the targets, 0.95 per die, are not met yet).
-FLOOR = {"webcam-train": 0.75, "fisheye-tray": 0.75, "iphone-table": 0.6, "white-paper": 0.5, "hex-trays": 0.45}
+# The shipped weights read webcam 36/37, fisheye 28/32, iPhone 18/20, white-paper 6/10, hex-trays 39/60 of
+# these dice (photos they were trained on: a check that the weights load and read, not a held-out figure).
+FLOOR = {"webcam-train": 0.85, "fisheye-tray": 0.8, "iphone-table": 0.8, "white-paper": 0.5, "hex-trays": 0.55}
 
 
 def _match(item: labelled.Labelled, readings: list) -> int:
