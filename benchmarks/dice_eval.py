@@ -5,7 +5,7 @@
 
 The table reads the per-fold weights that ``make train-dice-folds`` writes
 (``benchmarks/dice_train.py --hold-out GROUP``, one folder per group, and
-``--within``): training them all takes about an hour on one core, too long
+``--within``): 15-20 minutes a fold on one core, too long
 to run here.  For each group (``webcam-train``, the four ``roboflow-mixed``
 scenes, the synthetic renders) the reader trained and tuned on every *other*
 group reads every photo of that group.  Then the reader trained on a split
