@@ -145,7 +145,7 @@ def test_every_game_is_playable_from_what_the_table_offers(game_name):
     game = registry.get(game_name)
     rnd = random.Random(7)
     s = Session.new(None, game_name, {"players": [f"P{i}" for i in range(max(game.min_players, 2))]})
-    handled = offers.PICTURE_HANDLES.get(game_name, frozenset())
+    handled = game.touch_events
     for _ in range(300):
         if s.outcome() is not None:
             break
@@ -322,3 +322,20 @@ def test_llvmpipe_draws_in_one_thread_unless_the_user_says_otherwise():
     off = {llvmpipe.SWITCH: "0"}
     llvmpipe.configure(off)
     assert llvmpipe.THREADS not in off
+
+
+def test_what_a_picture_takes_by_touch_is_the_games_own_word():
+    """A new game brings its ``touch_events`` in its package: the Table's offers
+    (``ui/offers.py``, ``ui/screens/table.py``) name no game."""
+    from pathlib import Path
+
+    from companion import registry
+    from ui import offers
+
+    root = Path(offers.__file__).parent
+    shared = (root / "offers.py").read_text() + (root / "screens" / "table.py").read_text()
+    assert not [n for n in registry.names() if n in shared or n.replace("-", "_") in shared]
+    assert registry.get("shear-panic").touch_events == {"action", "lamb-push"}
+    assert registry.get("fleeced").touch_events == frozenset()  # its picture takes no answer by touch
+    s = Session.new(None, "battle-sheep", {"players": ["A", "B"]})
+    assert offers.picture_events(s) and {e.type for e in offers.picture_events(s)} <= s.game.touch_events

@@ -27,13 +27,12 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion.events import Event, Source, thaw
-from companion.games.pendleton_hill import touch
+from companion.games.pendleton_hill import PendletonHill, touch
 from companion.session import Session
 
 from .. import theme
-from ..offers import PICTURE_HANDLES
 from ..widgets import FitButton, FitLabel, fan, keep_children, load_kv, shape_points
-from . import Picture
+from .base import Picture
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -97,7 +96,7 @@ class Spot(ButtonBehavior, BoxLayout):
 
 
 class PendletonHillBoard(Picture, BoxLayout):
-    handles = PICTURE_HANDLES["pendleton-hill"]  # entered on the picture: see companion.games.pendleton_hill.touch
+    handles = PendletonHill.touch_events  # what the game says its picture takes by touch (Game.touch_events)
 
     _layout: Any = None  # the tiers' spaces the hill's spots were made for
 

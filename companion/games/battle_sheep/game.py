@@ -21,7 +21,7 @@ from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt
 from companion.payload import is_one_of
 
-from . import data
+from . import data, touch
 from .board_check import FILES as BOARD_FILES
 from .board_check import BattleSheepBoard
 from .field import legal_placements, parse_placement, place, placement_problem
@@ -105,6 +105,7 @@ def moves(state: BattleSheepState) -> list[tuple[Hex, Hex, int]]:
 
 class BattleSheep(Game):
     name = "battle-sheep"
+    touch_events = touch.EVENT_TYPES  # every step on the field
     title = "Battle Sheep"
     rulebook = "battle-sheep.md"
     min_players = 2

@@ -38,6 +38,7 @@ TIE_BREAKS = ("sheep on the hill", "sheep in the pens", "shepherds on the hill")
 
 class PendletonHill(Game):
     name = "pendleton-hill"
+    touch_events = touch.HANDLES  # touch where a piece goes
     title = "Sheepdogs of Pendleton Hill"
     rulebook = "sheepdogs-of-pendleton-hill.md"
     min_players = 3
