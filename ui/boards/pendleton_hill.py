@@ -29,14 +29,11 @@ from kivy.uix.widget import Widget
 from companion.events import Event, Source, thaw
 from companion.games.pendleton_hill import PendletonHill, touch
 from companion.session import Session
+from companion.wording import count
 
 from .. import theme
 from ..widgets import FitButton, FitLabel, fan, keep_children, load_kv, shape_points
 from .base import Picture
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
 
 
 class Marks(Widget):
@@ -142,7 +139,7 @@ class PendletonHillBoard(Picture, BoxLayout):
         narrow = {name for row in layout if len(row) >= 3 for name in row}  # no room for value and wolf
         for name, space in hill.items():
             spot = self._spots[name]
-            value = _plural(space.get("value", "?"), "pt", "pts")
+            value = count(space.get("value", "?"), "pt", "pts")
             wolf = bool(space.get("wolf"))
             spot.wolf = wolf
             spot.label.text = f"{name} · WOLF" if wolf and name in narrow else f"{name} · {value}" + (" · WOLF" if wolf else "")
