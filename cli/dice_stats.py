@@ -16,7 +16,7 @@ def register(cmds: argparse._SubParsersAction) -> None:
 
 
 def stats(args: argparse.Namespace) -> int:
-    from companion.plays.dicestats import stored_rolls, tally
+    from companion.plays.dicestats import p_words, stored_rolls, tally
 
     with open_store(args) as store:
         rolls = stored_rolls(store)
@@ -34,5 +34,5 @@ def stats(args: argparse.Namespace) -> int:
         width = max(width, max(len(str(c)) for c in d.counts) + 1)
         print("  face " + "".join(f"{f!s:>{width}}" for f in d.faces))
         print("  count" + "".join(f"{c:>{width}}" for c in d.counts))
-        print(f"  chi-square {stat:.2f} ({len(d.faces) - 1} df), p = {p:.3f}: {d.verdict()}")
+        print(f"  chi-square {stat:.2f} ({len(d.faces) - 1} df), {p_words(p)}: {d.verdict()}")
     return 0

@@ -197,6 +197,20 @@ class Outcome:
         return d
 
 
+@dataclass(frozen=True)
+class SetupOption:
+    """A variant the table chooses before the game (``setup["options"][key]``), with each value's
+    name in the players' words: the Setup screen shows ``label`` and ``name(value)``, never raw values."""
+
+    key: str
+    label: str  # "Play", "A tie on points"
+    values: tuple[object, ...]  # the first is the default
+    names: tuple[str, ...] = ()  # one per value; a value without one is shown as it is
+
+    def name(self, value: object) -> str:
+        return self.names[self.values.index(value)] if value in self.values and self.names else str(value)
+
+
 class Game(ABC):
     """Base of the five games.  Subclasses are stateless; states are values."""
 
@@ -208,6 +222,7 @@ class Game(ABC):
     board_files: ClassVar[tuple[DataFile, ...]] = ()  # board facts shipped as TOML beside the game
     first_player: ClassVar[str] = ""  # the rulebook's rule for who starts, in words ("" : none given)
     engine_rolls_first: ClassVar[bool] = False  # the engine's first turn is the roll for first player
+    setup_options: ClassVar[tuple[SetupOption, ...]] = ()  # variants the Setup screen offers, in words
     # Event types a drawn picture of the game enters by touch on the picture
     # rather than as a list of buttons (what each touch means is the game's own,
     # in its package, e.g. ``touch.py``); the Table lists the rest.  A game

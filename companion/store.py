@@ -182,6 +182,19 @@ class Store:
             self.db.close()
             raise
 
+    def reader(self) -> Store:
+        """A second, read-only connection to the same file, for a worker thread
+        (History counts the dice of every stored game off the UI thread).  It
+        skips the checks and migration ``__init__`` did, so it can never move the
+        file aside; WAL lets it read while this connection writes.  Close it."""
+        other = object.__new__(Store)
+        other.path, other.clock, other.notice = self.path, self.clock, None
+        try:
+            other.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        except sqlite3.Error as e:
+            raise store_error(e, self.path, "read") from None
+        return other
+
     # -- opening -----------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:
         # isolation_level=None: we issue BEGIN/COMMIT ourselves, one per event.

@@ -153,8 +153,8 @@ class ButtonsSensor(Sensor):
             return False
         self._thread = threading.Thread(target=self._work, name="gpio-buttons", daemon=True)
         self._thread.start()
-        pins = ", ".join(f"{r}={p}" for r, p in self.map.pins.items())
-        self.set_status(True, f"{self.map.scheme} scheme: {pins}")
+        kind = "a button per die face" if self.map.scheme == "faces" else "step and OK buttons"
+        self.set_status(True, f"{len(self.buttons)} buttons, {kind} (pins in Calibrate → Buttons)")
         return True
 
     def stop(self) -> None:
@@ -164,6 +164,17 @@ class ButtonsSensor(Sensor):
             self._thread = None
         self._close_buttons()
         self.set_status(False, "stopped")
+
+    def reload(self, mapping: ButtonMap) -> bool:
+        """Use a new mapping (a profile just saved) without a restart: the old pins are let go first."""
+        mapping.check()
+        self.stop()
+        with self._lock:
+            self.map = mapping
+            self.entered = []
+            self.value = 1
+        self._presses = queue.Queue()
+        return self.start()
 
     def _close_buttons(self) -> None:
         for b in self.buttons.values():

@@ -82,6 +82,7 @@ class BellwetherApp(App):
     title = "Bellwether"
     session: Session | None = ObjectProperty(None, allownone=True)
     palette = StringProperty("standard")
+    text_size = StringProperty("normal")  # Settings: "normal" or "large" (ui.theme.TEXT_SIZES)
     speak = BooleanProperty(False)
     sensor_summary = StringProperty("Sensors: starting")
     sensor_summary_short = StringProperty("Sensors: starting")  # on the Table's bar; touch it for Settings
@@ -97,6 +98,7 @@ class BellwetherApp(App):
         self.speaker = Speaker()
         self.prefs = prefs.Preferences.load(options.data_dir)
         self.palette = self.prefs.palette
+        self.text_size = theme.set_text_size(self.prefs.text_size)
         self.speak = self.prefs.speak and self.speaker.available
         self.store: Store | None = None
         self.last_roll: Event | None = None  # the last dice seen, accepted or not
@@ -362,6 +364,21 @@ class BellwetherApp(App):
         if not self.speak:
             self.speaker.stop()
         self._spoken = None
+        self.changed()
+
+    def set_text_size(self, name: str) -> None:
+        """Normal or Large text on every screen at once (each text fits its box again), kept for next time."""
+        from .widgets import FitMixin
+
+        self.text_size = theme.set_text_size(name)
+        self.prefs.text_size = self.text_size
+        self.prefs.save(self.options.data_dir)
+        stack = list(self.root.screens) if self.root is not None else []
+        while stack:
+            w = stack.pop()
+            if isinstance(w, FitMixin):
+                w._fit_trigger()
+            stack.extend(w.children)
         self.changed()
 
     def player_style(self, name: str) -> tuple[theme.Swatch, str]:

@@ -26,6 +26,7 @@ OPEN_FILE = "ui-open-game.json"
 class Preferences:
     palette: str = "standard"  # or "colour-blind"
     speak: bool = False  # spoken prompts through espeak-ng
+    text_size: str = "normal"  # or "large" (ui.theme.TEXT_SIZES)
     last_players: tuple[str, ...] = ()  # names offered again at the next setup
     # Per game, the last setup form as it was started: count, names, colour or
     # character per seat and the variant options, offered again next time.
@@ -42,6 +43,8 @@ class Preferences:
         if not isinstance(prefs.palette, str):
             prefs.palette = "standard"
         prefs.speak = bool(prefs.speak)
+        if not isinstance(prefs.text_size, str):
+            prefs.text_size = "normal"
         if not isinstance(prefs.setups, dict):
             prefs.setups = {}
         return prefs

@@ -148,7 +148,7 @@ SPECS: tuple[SensorSpec, ...] = (
     SensorSpec("microphone", open_microphone, "hears sheep-whistle blows"),
     SensorSpec("buttons", open_buttons, "GPIO buttons for dice and answers"),
 )
-NOT_SET_UP = {"buttons": "no button profile yet (bellwether calibrate buttons)"}
+NOT_SET_UP = {"buttons": "no button profile yet (buttons.toml)"}
 
 
 class SensorHub:
@@ -208,6 +208,19 @@ class SensorHub:
     def _offline(self, name: str, reason: str) -> None:
         log.info("%s offline: %s", name, reason)
         self.queue.put(SensorStatus(name, False, reason, self.clock()))
+
+    def use_buttons(self, mapping: Any, factory: Any = None) -> Sensor:
+        """Buttons from a profile saved while the app runs: the running sensor reloads it, or one starts."""
+        from hardware.buttons import ButtonsSensor
+
+        sensor = self.sensors.get("buttons")
+        if isinstance(sensor, ButtonsSensor):
+            sensor.reload(mapping)
+            return sensor
+        sensor = ButtonsSensor(mapping, self.queue, factory=factory)
+        self.sensors["buttons"] = sensor
+        sensor.start()
+        return sensor
 
     def request(self, dice: Any) -> None:
         """Tell the dice sensors (camera, buttons) which dice the game waits for."""

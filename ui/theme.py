@@ -116,3 +116,23 @@ def player_style(palette: str, colour: str | None, seat: int) -> tuple[Swatch, s
 
 def shape(index: int) -> str:
     return SHAPES[index % len(SHAPES)]
+
+
+# The text size setting (Settings; ui.prefs): every FitLabel / FitButton starts
+# its fitting from max_font times this, and still steps down to fit its box
+# (never below its min_font), so Large enlarges text wherever there is room and
+# never cuts any off.
+TEXT_SIZES: dict[str, float] = {"normal": 1.0, "large": 1.3}
+_text_scale = 1.0
+
+
+def set_text_size(name: str) -> str:
+    """Use a text size by name (an unknown one is Normal); the name in use."""
+    global _text_scale
+    name = name if name in TEXT_SIZES else "normal"
+    _text_scale = TEXT_SIZES[name]
+    return name
+
+
+def text_scale() -> float:
+    return _text_scale

@@ -72,7 +72,7 @@ class FitMixin:
         # arm's length on the 7" panel (a text that cannot fit there is a layout
         # to fix, and the layout check reports it as clipped).
         smallest = float(round(max(self.min_font, theme.min_text())))
-        size = max(smallest, float(round(self.max_font)))
+        size = max(smallest, float(round(self.max_font * theme.text_scale())))  # Settings' text size
         while True:
             core.options["font_size"] = size
             tw, th = core.render()

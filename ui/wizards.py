@@ -199,16 +199,19 @@ class ButtonTest(_Wizard):
         self.ok: list[str] = []
 
     def start(self) -> None:
-        from calibration.buttons import check_buttons
+        from calibration.buttons import ROLE_WORDS, check_buttons
+
+        roles = {words: role for role, words in ROLE_WORDS.items()}
 
         def progress(text: str) -> None:
             self.step(text)
             if text.endswith(": ok"):
-                self.ok.append(text.split("] ", 1)[1].split(" on pin")[0])
+                words = text.split("] ", 1)[1].split(" on pin")[0]
+                self.ok.append(roles.get(words, words))
 
         def work() -> None:
             if self.sensor is None or getattr(self.sensor, "map", None) is None:
-                raise RuntimeError("no buttons: make a profile first (bellwether calibrate buttons)")
+                raise RuntimeError("no buttons are set up yet: touch a Set up button first")
             factory = self.sensor.factory
             was_online = self.sensor.online
             self.sensor.stop()  # the test claims the pins; the sensor gets them back after
@@ -220,6 +223,96 @@ class ButtonTest(_Wizard):
             self.step("Every button answered on its pin.")
 
         self._run(work)
+
+
+class ButtonSetup:
+    """Makes the button profile on screen: each action asked for in turn, the pin
+    pressed for it recorded (``calibration.buttons.ProfileBuilder``), then saved and
+    used by the running buttons sensor at once (``SensorHub.use_buttons``).
+
+    While it listens it has every candidate pin, so a running buttons sensor
+    lends its pins and gets them back on Cancel.  Driven by the screen's clock
+    (``poll``): gpiozero's callbacks only queue the pins pressed.
+    """
+
+    def __init__(self, hub: Any, scheme: str = "faces", profile: Path | None = None) -> None:
+        from calibration.buttons import ProfileBuilder, profile_path
+
+        self.hub = hub
+        self.path = profile or profile_path()
+        self.sensor = hub.sensors.get("buttons")
+        self.builder = ProfileBuilder(scheme, getattr(self.sensor, "map", None))
+        self.listener: Any = None
+        self.factory: Any = None
+        self.state = IDLE
+        self.error = ""
+        self.saved: Path | None = None
+        self._lent = False
+
+    def start(self) -> None:
+        from calibration.buttons import PinListener, candidate_pins
+        from companion.errors import BellwetherError
+        from hardware.buttons import pin_factory
+
+        self.state, self.error = RUNNING, ""
+        try:
+            self.candidates = candidate_pins(self.path)
+            self.factory = getattr(self.sensor, "factory", None)
+            if self.factory is None:
+                _, self.factory = pin_factory(getattr(getattr(self.sensor, "map", None), "backend", None))
+        except (BellwetherError, ImportError) as e:
+            log.info("button set-up: %s", e)
+            self.state = FAILED
+            self.error = "No GPIO pins here: buttons need a Raspberry Pi's header (the touchscreen does everything they would)."
+            return
+        if self.sensor is not None and self.sensor.online:
+            self.sensor.stop()  # its pins are among the candidates; given back on Cancel
+            self._lent = True
+        self.listener = PinListener(self.candidates, self.factory)
+        if not self.listener.buttons:
+            self.cancel()
+            self.state = FAILED
+            self.error = "None of the GPIO pins could be opened: is another program using them?"
+
+    def poll(self) -> list[str]:
+        """Take the presses since the last call; what the wizard said about each."""
+        if self.listener is None or self.state != RUNNING:
+            return []
+        return [self.builder.press(pin) for pin in self.listener.presses()]
+
+    def save(self) -> str:
+        """Write the profile and use it now; the words to show (a refusal keeps listening)."""
+        from calibration.buttons import CalibrationError, save
+
+        try:
+            mapping = self.builder.mapping()
+        except CalibrationError as e:
+            return str(e)
+        self._close()
+        self.saved = save(mapping, self.path, self.candidates)
+        self._lent = False
+        sensor = self.hub.use_buttons(mapping, self.factory)
+        self.state = DONE
+        if sensor.online:
+            return f"Saved: the buttons work now ({len(mapping.pins)} buttons)."
+        return f"Saved, but the buttons could not start: {sensor.status.reason}"
+
+    def cancel(self) -> None:
+        self._close()
+        if self._lent and self.sensor is not None:
+            self.sensor.start()
+        self._lent = False
+        if self.state == RUNNING:
+            self.state = IDLE
+
+    def _close(self) -> None:
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+
+    @property
+    def running(self) -> bool:
+        return self.state == RUNNING
 
 
 class FramePreview:

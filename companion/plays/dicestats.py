@@ -84,7 +84,8 @@ class DieStats:
         }  # fmt: skip
 
 
-def _p(p: float) -> str:
+def p_words(p: float) -> str:
+    """A p-value as printed: three decimals, or "p < 0.001" (never "p = 0.000")."""
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
@@ -98,7 +99,7 @@ def verdict(faces: Sequence[Any], counts: Sequence[int]) -> str:
     if p < ALPHA:
         e = n / len(counts)
         i = max(range(len(counts)), key=lambda j: (abs(counts[j] - e), counts[j]))  # a tie: the frequent face
-        return f"Face {faces[i]} comes up {100 * counts[i] / n:.0f} % of the time: {_p(p)}"
+        return f"Face {faces[i]} comes up {100 * counts[i] / n:.0f} % of the time: {p_words(p)}"
     text = f"No sign of bias after {n} roll{'' if n == 1 else 's'}"
     more = rolls_needed(len(faces), BIAS, ALPHA, POWER) - n
     if more > 0:

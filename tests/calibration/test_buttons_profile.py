@@ -49,7 +49,7 @@ def test_mapping_checked_by_presses_and_read_back(mock_pins: MockFactory, capsys
     assert wizard.main(_args(pin=["confirm=17", "undo=27", "whistle=22"])) == 0
     presser.join()
     out = capsys.readouterr().out
-    assert "[3/3] whistle on pin 22: ok" in out
+    assert "[3/3] Whistle on pin 22: ok" in out
     m = wizard.load_profile()
     assert dict(m.pins) == {"confirm": 17, "undo": 27, "whistle": 22} and m.scheme == "faces"
     assert m.bounce_s == 0.03 and m.pull_up is True
@@ -57,14 +57,14 @@ def test_mapping_checked_by_presses_and_read_back(mock_pins: MockFactory, capsys
 
 def test_a_swapped_wire_is_reported(mock_pins: MockFactory) -> None:
     presser = _press_in_turn(mock_pins, [27])
-    with pytest.raises(wizard.CalibrationError, match=r"expected the confirm button \(pin 17\) but undo \(pin 27\)"):
+    with pytest.raises(wizard.CalibrationError, match=r"expected the OK \(confirm\) button \(pin 17\) but Undo \(pin 27\)"):
         wizard.main(_args(pin=["confirm=17", "undo=27"]))
     presser.join()
     assert not wizard.profile_path().exists()
 
 
 def test_no_press_times_out(mock_pins: MockFactory) -> None:
-    with pytest.raises(wizard.CalibrationError, match="no press of the confirm button"):
+    with pytest.raises(wizard.CalibrationError, match=r"no press of the OK \(confirm\) button"):
         wizard.main(_args(pin=["confirm=17"], timeout=0.2))
 
 
@@ -92,3 +92,82 @@ def test_bad_values_name_file_and_key(tmp_path: Path, text: str, key: str) -> No
     with pytest.raises(ConfigError) as err:
         wizard.load_profile(path)
     assert str(path) in str(err.value) and f": {key}: expected" in str(err.value)
+
+
+# -- the on-screen wizard's parts (ui.wizards.ButtonSetup over real Buttons on mock pins) ----------------
+def _press(factory: MockFactory, pin: int) -> None:
+    factory.pin(pin).drive_low()
+    time.sleep(0.02)
+    factory.pin(pin).drive_high()
+    time.sleep(0.05)
+
+
+def test_builder_refuses_a_pin_twice_and_needs_every_face() -> None:
+    b = wizard.ProfileBuilder("step")
+    assert b.press(5) == "Step (counts the die up): pin 5."
+    assert b.press(5).startswith("That button is already Step (counts the die up): press a different one for OK")
+    assert b.current == "confirm" and b.pins == {"step": 5}
+    with pytest.raises(wizard.CalibrationError, match=r"Not saved: OK \(confirm\) still need a button"):
+        b.mapping()
+    b.press(6)
+    b.redo()
+    assert b.current == "confirm" and "confirm" not in b.pins
+    b.press(7)
+    b.skip()
+    b.skip()
+    assert b.done and dict(b.mapping().pins) == {"step": 5, "confirm": 7}
+
+
+def test_on_screen_setup_saves_and_the_running_sensor_reloads(mock_pins: MockFactory, tmp_path: Path) -> None:
+    from companion.events import ROLL
+    from companion.game import DiceRequest
+    from hardware.buttons import ButtonMap, ButtonsSensor
+    from ui.sensors import SensorHub
+    from ui.wizards import ButtonSetup
+
+    hub = SensorHub(specs=())
+    old = ButtonsSensor(ButtonMap(pins={"confirm": 17}, backend="mock"), factory=mock_pins)
+    hub.add(old)
+    old.start()
+    path = tmp_path / "buttons.toml"
+    path.write_text("version = 1\ncandidate_pins = [17, 22, 23]\n[pins]\nconfirm = 17\n")
+    setup = ButtonSetup(hub, "step", path)
+    setup.start()
+    assert setup.running and not old.online  # the pins are lent to the wizard
+    assert sorted(setup.listener.buttons) == [17, 22, 23]
+    for pin in (22, 17):
+        _press(mock_pins, pin)
+    assert setup.poll() == ["Step (counts the die up): pin 22.", "OK (confirm): pin 17."]
+    assert setup.save().startswith("Saved: the buttons work now")
+    assert hub.sensors["buttons"] is old and old.online and dict(old.map.pins) == {"step": 22, "confirm": 17}
+    assert dict(wizard.load_profile(path).pins) == {"step": 22, "confirm": 17}
+    assert wizard.candidate_pins(path) == (17, 22, 23)  # kept in the profile
+    while not hub.queue.empty():
+        hub.queue.get()
+    old.request(DiceRequest("d6", 1, (1, 2, 3, 4, 5, 6)))
+    for pin in (22, 22, 17):  # step 1 -> 2 -> 3, then OK: one die showing 3
+        _press(mock_pins, pin)
+    deadline = time.monotonic() + 2
+    rolls = []
+    while time.monotonic() < deadline and not rolls:
+        events, _ = hub.drain()
+        rolls = [e for e in events if e.type == ROLL]
+        time.sleep(0.02)
+    assert rolls and list(rolls[0].payload["faces"]) == [3]
+    old.stop()
+
+
+def test_cancel_gives_the_pins_back(mock_pins: MockFactory, tmp_path: Path) -> None:
+    from hardware.buttons import ButtonMap, ButtonsSensor
+    from ui.sensors import SensorHub
+    from ui.wizards import ButtonSetup
+
+    hub = SensorHub(specs=())
+    sensor = ButtonsSensor(ButtonMap(pins={"confirm": 17}, backend="mock"), factory=mock_pins)
+    hub.add(sensor)
+    sensor.start()
+    setup = ButtonSetup(hub, "faces", tmp_path / "buttons.toml")
+    setup.start()
+    setup.cancel()
+    assert sensor.online and not (tmp_path / "buttons.toml").exists()
+    sensor.stop()

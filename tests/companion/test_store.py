@@ -114,3 +114,23 @@ def test_a_stored_game_is_deleted_whole_or_abandoned_and_kept(store: Store, db_p
     resumed = Session.resume(store, kept)  # played on after all: no longer abandoned
     resumed.apply(Event("roll", {"die": "d6", "faces": [2]}))
     assert "abandoned" not in store.session(kept).summary
+
+
+def test_a_reader_reads_in_another_thread_and_never_writes(tmp_path: Path) -> None:
+    import threading
+
+    db_path = tmp_path / "a folder with spaces" / "bellwether.db"
+    with Store(db_path) as store:
+        first = _play(store)
+        found: list = []
+        with store.reader() as reader:
+            t = threading.Thread(target=lambda: found.extend(i.id for i in reader.sessions()))
+            t.start()
+            t.join()
+            assert found == [first]
+            assert [e.seq for e in reader.entries(first)] == [e.seq for e in store.entries(first)]
+            second = _play(store)  # the writer goes on while the reader is open (WAL)
+            assert {i.id for i in reader.sessions()} == {first, second}
+            with pytest.raises(StoreError, match=r"readonly|read-only|read only"):
+                reader.delete_session(first)
+        assert {i.id for i in store.sessions()} == {first, second}  # nothing was deleted

@@ -151,3 +151,11 @@ def test_cli_dice_stats_json(stored):
     assert d6["verdict"].startswith(("No sign of bias after", "Face "))
     text = subprocess.run([sys.executable, "-m", "cli.main", "dice", "stats"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert text.returncode == 0 and "d6 (all rolls), camera and buttons, all games" in text.stdout
+    assert "p = 0.000" not in text.stdout  # a tiny p is "p < 0.001", as in the verdict
+
+
+def test_a_p_value_in_words_never_reads_zero():
+    from companion.plays.dicestats import p_words
+
+    assert p_words(0.0) == "p < 0.001" and p_words(0.0004) == "p < 0.001"
+    assert p_words(0.0012) == "p = 0.001" and p_words(0.5) == "p = 0.500"

@@ -621,12 +621,14 @@ def calibrate(ctx: Ctx) -> Iterator[float]:
     ctx.result["camera_status"] = screen.ids.status.text
     ctx.result["camera_lines"] = list(screen.camera.lines)
     # The buttons: each pressed when asked.
+    from calibration.buttons import ROLE_WORDS
+
     yield from ctx.tap_text("Buttons")
     ctx.result["problems"]["buttons"] = ctx.check("calibrate-buttons")
     yield from ctx.tap_text("Test the buttons")
     test = screen.button_test
     for role in buttons.map.pins:
-        yield from _until_line(ctx, test, f"press the {role} button")
+        yield from _until_line(ctx, test, f"press the {ROLE_WORDS[role]} button")
         buttons.press(role)
         yield 0.15
     yield from wait_for(lambda: test.state in ("done", "failed"))

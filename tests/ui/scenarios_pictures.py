@@ -216,7 +216,7 @@ def battle_sheep_complete_by_touch(ctx: Ctx) -> Iterator[float]:
 def battle_sheep_quick_by_touch(ctx: Ctx) -> Iterator[float]:
     """Quick mode (F1): each player's pastures and largest herd with − / +, then Results."""
     app = ctx.app
-    yield from _home_to_table(ctx, "Battle Sheep", 3, option="Mode: quick")
+    yield from _home_to_table(ctx, "Battle Sheep", 3, option="Play: quick: only the scores at the end")
     board = _board(ctx)
     problems = ctx.result["problems"]
     problems += touch_problems(ctx, "quick entry")

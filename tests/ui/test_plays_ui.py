@@ -71,3 +71,11 @@ def test_a_shared_win_on_results_and_home(scenarios):
     assert r["places"] == ["1st", "1st", "3rd"]
     assert r["problems"] == []
     assert any("finished, shared by Ben and Cat" in t for t in r["home"]), r["home"]
+
+
+def test_history_counts_the_stored_games_without_freezing_the_window(scenarios):
+    r = scenarios.run("history_counts_in_the_background", size="800x480", timeout=120)
+    assert r["while_counting"] == "Counting the dice of the stored games…"
+    assert r["charts_while_counting"] == 0
+    assert r["longest_frame_while_counting"] < 1.0  # the 2 s count ran beside the window, not in it
+    assert r["charts"] > 0 and r["after"].startswith("Dice read in every stored game")

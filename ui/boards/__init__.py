@@ -13,11 +13,11 @@ import importlib
 import logging
 from types import ModuleType
 
-from .base import Picture, SetupOption, SetupSpec, Taps, chosen_button_class
+from .base import Picture, SetupSpec, Taps, chosen_button_class
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Picture", "SetupOption", "SetupSpec", "Taps", "board_class", "chosen_button_class", "setup_spec"]
+__all__ = ["Picture", "SetupSpec", "Taps", "board_class", "chosen_button_class", "setup_spec"]
 
 
 def _module(game_name: str) -> ModuleType | None:

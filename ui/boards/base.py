@@ -8,26 +8,18 @@ here while ``ui.boards`` picks a picture by game: no import loop between them.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .. import theme
 
 
 @dataclass(frozen=True)
-class SetupOption:
-    key: str  # in setup["options"]
-    label: str
-    values: tuple[object, ...]  # the first is the default
-
-
-@dataclass(frozen=True)
 class SetupSpec:
-    """What the Setup screen asks per player and as game options."""
+    """What the Setup screen asks per player (the game's variants are the game's: ``Game.setup_options``)."""
 
     key: str = "colour"  # per-player key: "colour" or "character"
     values: tuple[str, ...] = tuple(s.name for s in theme.PALETTES["standard"])
-    options: tuple[SetupOption, ...] = field(default_factory=tuple)
 
 
 class Picture:

@@ -39,9 +39,8 @@ from ..widgets import (
     reuse,
     shape_points,
 )
-from .base import Picture, SetupOption, SetupSpec, Taps, chosen_button_class
+from .base import Picture, Taps, chosen_button_class
 
-SETUP = SetupSpec(options=(SetupOption("mode", "Mode", ("board", "quick")),))
 SQRT3 = math.sqrt(3)
 GRASS = (0.35, 0.55, 0.3, 1)
 Hex = tuple[int, int]

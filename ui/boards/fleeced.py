@@ -24,16 +24,11 @@ from companion.session import Session
 
 from .. import theme
 from ..widgets import FitLabel, PlayerMark, keep_children, load_kv
-from .base import Picture, SetupOption, SetupSpec
+from .base import Picture, SetupSpec
 
 # The characters of the rulebook (Setting Up the Game), in its order.
 CHARACTERS = ("Wallace", "Gromit", "Wendolene", "Shaun the Sheep", "Preston", "Feathers McGraw")
-SETUP = SetupSpec(
-    key="character",
-    values=CHARACTERS,
-    # In words: how late after the roll a whistle still counts (the rulebook has no margin; docs/games/fleeced.md).
-    options=(SetupOption("whistle_margin", "A late whistle counts up to (s)", (1.5, 2.0, 3.0, 1.0)),),
-)
+SETUP = SetupSpec(key="character", values=CHARACTERS)
 SETTLE = "settle"
 KNOWN_CARDS_SHOWN = 24  # characters of known card names on a player's line
 

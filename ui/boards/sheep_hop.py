@@ -30,9 +30,7 @@ from companion.session import Session
 
 from .. import theme
 from ..widgets import FitButton, FitLabel, keep_children, load_kv, shapes_mesh
-from .base import Picture, SetupOption, SetupSpec
-
-SETUP = SetupSpec(options=(SetupOption("mode", "Mode", ("table", "board")),))
+from .base import Picture
 
 # The pawns' colours on screen (the box's white, black and brown sheep), by the colour's name.
 SHEEP_RGBA = {"white": (0.93, 0.93, 0.9, 1), "black": (0.12, 0.12, 0.12, 1), "brown": (0.55, 0.36, 0.2, 1)}

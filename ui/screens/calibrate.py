@@ -24,7 +24,7 @@ from companion.events import WHISTLE
 
 from .. import theme
 from ..widgets import FitButton, FitLabel, load_kv
-from ..wizards import RUNNING, ButtonTest, CameraWizard, FramePreview, WhistleWizard
+from ..wizards import RUNNING, ButtonSetup, ButtonTest, CameraWizard, FramePreview, WhistleWizard
 
 TICK = 0.1
 
@@ -155,6 +155,10 @@ class CalibrateScreen(Screen):
             self._tick.cancel()
             self._tick = None
         self._detach_spectrum()
+        if self.button_setup is not None and self.button_setup.running:
+            self.button_setup.cancel()  # the pins go back to the buttons sensor
+        self.button_setup = None
+        self.button_said = ""
 
     def leave(self) -> None:
         App.get_running_app().go("settings")
@@ -373,20 +377,89 @@ class CalibrateScreen(Screen):
 
     # -- buttons ---------------------------------------------------------------------------------
     def _build_buttons(self, body: BoxLayout) -> None:
+        """The profile as it is (with its test), or the set-up wizard asking for one button after another."""
+        from kivy.uix.gridlayout import GridLayout
+
+        setup = self.button_setup
+        self.role_labels: dict[str, FitLabel] = {}
+        if setup is not None and setup.running:
+            self.setup_asking = self._label(max_font=sp(22), bold=True, height=dp(56))
+            body.add_widget(self.setup_asking)
+            grid = GridLayout(cols=3, spacing=dp(2))
+            for role in setup.builder.roles:
+                label = self._label(max_font=sp(16), min_font=sp(14))
+                self.role_labels[role] = label
+                grid.add_widget(label)
+            body.add_widget(grid)
+            self.skip_button = self._button("Skip", self.skip_button_role)
+            body.add_widget(self._row(
+                self.skip_button,
+                self._button("Redo", self.redo_button_role),
+                self._button("Save", self.save_buttons),
+                self._button("Cancel", self.cancel_button_setup),
+            ))
+            return
         sensor = self.sensor("buttons")
         mapping = getattr(sensor, "map", None)
-        self.role_labels: dict[str, FitLabel] = {}
-        grid = BoxLayout(orientation="vertical", spacing=dp(2))
+        grid = GridLayout(cols=3, spacing=dp(2))
         if mapping is None:
-            grid.add_widget(self._label("No GPIO buttons are set up: the touchscreen does everything they would."))
+            grid.cols = 1
+            grid.add_widget(self._label(
+                "No GPIO buttons are set up. If the table has buttons wired to the Pi, "
+                "touch a Set up button and press each button when asked; otherwise the touchscreen does everything."
+            ))
         else:
+            from calibration.buttons import ROLE_WORDS
+
             for role, pin in mapping.pins.items():
-                label = self._label(f"{role}: pin {pin}", max_font=sp(15))
+                label = self._label(f"{ROLE_WORDS.get(role, role)}: pin {pin}", max_font=sp(16), min_font=sp(14))
+                label.pin_text = label.text
                 self.role_labels[role] = label
                 grid.add_widget(label)
         body.add_widget(grid)
         self.test_button = self._button("Test the buttons", self.start_buttons, disabled=mapping is None)
-        body.add_widget(self._row(self.test_button))
+        body.add_widget(self._row(
+            self._button("Set up: a button per die face", lambda: self.start_button_setup("faces")),
+            self._button("Set up: step and OK buttons", lambda: self.start_button_setup("step")),
+            self.test_button,
+        ))
+
+    button_setup: ButtonSetup | None = None
+
+    def start_button_setup(self, scheme: str) -> None:
+        if self.button_test is not None and self.button_test.running:
+            return
+        self.button_setup = ButtonSetup(App.get_running_app().hub, scheme)
+        self.button_setup.start()
+        if self.button_setup.state == "failed":
+            self._say(self.button_setup.error, True)
+            self.button_said = self.button_setup.error
+            return
+        self.button_said = ""
+        self.show("buttons")
+
+    def skip_button_role(self) -> None:
+        if self.button_setup is not None:
+            self.button_said = self.button_setup.builder.skip()
+
+    def redo_button_role(self) -> None:
+        if self.button_setup is not None:
+            self.button_said = self.button_setup.builder.redo()
+
+    def save_buttons(self) -> None:
+        if self.button_setup is None:
+            return
+        self.button_said = self.button_setup.save()
+        if not self.button_setup.running:
+            self.show("buttons")
+
+    def cancel_button_setup(self) -> None:
+        if self.button_setup is not None:
+            self.button_setup.cancel()
+            self.button_said = "Not changed: the buttons are as they were."
+        self.show("buttons")
+
+    button_said = ""
 
     def start_buttons(self) -> None:
         if self.button_test is not None and self.button_test.running:
@@ -395,13 +468,34 @@ class CalibrateScreen(Screen):
         self.button_test.start()
 
     def _tick_buttons(self) -> None:
+        setup = self.button_setup
+        if setup is not None and setup.running:
+            from calibration.buttons import ROLE_WORDS
+
+            said = setup.poll()
+            if said:
+                self.button_said = said[-1]
+            b = setup.builder
+            self.setup_asking.text = b.asking()
+            for i, (role, label) in enumerate(self.role_labels.items()):
+                pin = b.pins.get(role)
+                now = " (now)" if role == b.current else ""
+                state = f"pin {pin}" if pin is not None else "no button" if i < b.index else "not yet"
+                label.text = f"{ROLE_WORDS[role]}: {state}{now}"
+                label.color = theme.ACCENT if now else theme.TEXT
+            self.skip_button.disabled = b.done
+            refused = self.button_said.startswith(("That button", "Not saved"))
+            self._say(self.button_said or "Press each button on the table when it is asked for.", refused)
+            return
         t = self.button_test
         if t is None:
-            self._say("Touch Test the buttons, then press each button when asked.")
+            default = "Touch Test the buttons, then press each button when asked."
+            if getattr(self.sensor("buttons"), "map", None) is None:
+                default = ""
+            self._say(self.button_said or default, self.button_said.startswith(("No GPIO", "None of", "Saved, but")))
             return
         for role, label in self.role_labels.items():
-            pin = label.text.split(": pin ")[1].split(" ")[0]
-            label.text = f"{role}: pin {pin}" + (" — works" if role in t.ok else "")
+            label.text = label.pin_text + (" — works" if role in t.ok else "")
         self.test_button.disabled = t.state == RUNNING
         if t.state == "failed":
             self._say(f"Button test: {t.error}", True)

@@ -3,13 +3,17 @@ game (or one game's), the test in words, and "Share results" for the plays."""
 
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.metrics import sp
 from kivy.uix.screenmanager import Screen
 
-from companion.plays.dicestats import DieStats, stored_rolls, tally
+from companion.errors import BellwetherError
+from companion.plays.dicestats import DieStats, Roll, stored_rolls, tally
 
 from ..chart import BarChart
 from ..widgets import FitToggle, load_kv
@@ -18,6 +22,7 @@ ALL = "All games"
 # Each stored game's rolls by (id, last update): the screen is let go when
 # left, this is not, so opening History again replays only new games.
 _ROLLS: dict[tuple[int, float], list[Any]] = {}
+log = logging.getLogger(__name__)
 
 
 def chart_title(d: DieStats) -> str:
@@ -35,8 +40,44 @@ class HistoryScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
+        """Count the dice of every stored game on a worker thread: replaying a
+        season of games the first time takes seconds on a Pi, and the screen
+        must answer touches meanwhile.  Games already counted come from
+        ``_ROLLS`` (one worker at a time owns it)."""
         app = App.get_running_app()
-        rolls = stored_rolls(app.store, _ROLLS) if app.store is not None else []
+        if app.store is None:
+            self._counted([])
+            return
+        self._asked = getattr(self, "_asked", 0) + 1
+        if getattr(self, "_worker", None) is not None and self._worker.is_alive():
+            return  # the running count sees this call's games too, or is asked again when it ends
+        self.ids.summary.text = "Counting the dice of the stored games…"
+        asked, store = self._asked, app.store
+        self._worker = threading.Thread(target=self._count, args=(store, asked), name="history-dice", daemon=True)
+        self._worker.start()
+
+    def _count(self, store: Any, asked: int) -> None:
+        rolls: list[Roll] | None = None
+        error = ""
+        try:
+            with store.reader() as reader:
+                rolls = stored_rolls(reader, _ROLLS)
+        except BellwetherError as e:
+            log.warning("History: %s", e)
+            error = str(e)
+        Clock.schedule_once(lambda _dt: self._done(rolls, asked, error))
+
+    def _done(self, rolls: list[Roll] | None, asked: int, error: str) -> None:
+        if asked != self._asked:  # asked again (a game stored meanwhile): count once more
+            self._worker = None
+            self.refresh()
+            return
+        if rolls is None:
+            self.ids.summary.text = f"The stored games cannot be read: {error}"
+            return
+        self._counted(rolls)
+
+    def _counted(self, rolls: list[Roll]) -> None:
         self.stats = tally(rolls)
         games = sorted({r.game for r in rolls})
         if self.game not in games:

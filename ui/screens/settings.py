@@ -21,7 +21,8 @@ from ..widgets import FitLabel, PlayerMark, load_kv
 PLAIN_REASONS: tuple[tuple[str, str, str], ...] = (
     ("camera", "/dev/video", "No camera plugged in: dice are entered by touch."),
     ("microphone", "ALSA", "No microphone found: plug in a USB microphone and restart; whistles are entered by touch."),
-    ("buttons", "calibrate buttons", "No buttons set up: touch Calibrate, then Buttons, if the table has GPIO buttons."),
+    ("buttons", "no button profile", "No buttons set up: touch Calibrate, then Buttons, if the table has GPIO buttons."),
+    ("buttons", "stopped", "Lent to Calibrate → Buttons while the buttons are set up or tested."),
     ("buttons", "GPIO", "No GPIO buttons found: the touchscreen does everything they would."),
 )
 
@@ -33,6 +34,26 @@ def plain_reason(name: str, online: bool, reason: str) -> str | None:
     for sensor, marker, words in PLAIN_REASONS:
         if sensor == name and marker.lower() in reason.lower():
             return words
+    return None
+
+
+SHUTDOWN_COMMAND = "systemctl poweroff"  # logind lets the desktop's user do it; deploy/ has the rule for the service
+
+
+def run_shutdown() -> str | None:
+    """Ask the system to power off; None once it accepted, else why not in one line."""
+    import os
+    import shlex
+    import subprocess
+
+    command = shlex.split(os.environ.get("BELLWETHER_SHUTDOWN_COMMAND") or SHUTDOWN_COMMAND)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return str(e)
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        return lines[0] if lines else f"{command[0]} exited with {done.returncode}"
     return None
 
 
@@ -63,7 +84,7 @@ class SettingsScreen(Screen):
     def refresh(self) -> None:
         app = App.get_running_app()
         details = {name: app.hub.details(name) for name in app.hub.statuses}
-        key = (tuple(sorted(app.hub.statuses.items())), repr(details), app.palette, app.speak)
+        key = (tuple(sorted(app.hub.statuses.items())), repr(details), app.palette, app.speak, app.text_size)
         if key == self._shown:
             return  # unchanged: keep the widgets (and any finger on them)
         self._shown = key
@@ -92,12 +113,16 @@ class SettingsScreen(Screen):
         self.ids.palette_standard.state = "down" if app.palette == "standard" else "normal"
         self.ids.palette_cb.state = "down" if app.palette == "colour-blind" else "normal"
         self.ids.speak.state = "down" if app.speak else "normal"
+        self.ids.text_normal.state = "down" if app.text_size == "normal" else "normal"
+        self.ids.text_large.state = "down" if app.text_size == "large" else "normal"
         self.ids.speak.disabled = not app.speaker.available
         self.ids.speak.text = "Spoken prompts: on" if app.speak else "Spoken prompts: off"
         self.ids.speak_reason.text = f"Speech: {app.speaker.reason}"
+        self.ids.speak_reason.color = theme.MUTED
         self.ids.quit.text = "Touch again to quit" if self._quit_armed else "Quit the app"
 
     _quit_armed = False
+    _shutdown_armed = False
 
     def quit(self) -> None:
         """Quit for a kiosk (the service does not restart an app that quit on purpose); a second touch confirms."""
@@ -107,8 +132,30 @@ class SettingsScreen(Screen):
             return
         App.get_running_app().stop()
 
+    def shutdown(self) -> None:
+        """Switch the Pi off safely (a kiosk has no keyboard; pulling the plug can spoil the SD card).
+
+        A second touch confirms; the game is already stored (every event is), so it resumes
+        after the next start.  The command is ``SHUTDOWN_COMMAND`` (environment
+        ``BELLWETHER_SHUTDOWN_COMMAND`` to change it); if it is refused the screen says so.
+        """
+        if not self._shutdown_armed:
+            self._shutdown_armed = True
+            self.ids.shutdown.text = "Touch again to shut down"
+            return
+        self._shutdown_armed = False
+        error = run_shutdown()
+        if error is None:
+            App.get_running_app().stop()
+            return
+        self.ids.shutdown.text = "Shut down"
+        self.ids.speak_reason.text = f"Could not shut down ({error}): quit the app, then switch off at the wall."
+        self.ids.speak_reason.color = theme.WARN
+
     def on_leave(self, *_: Any) -> None:
         self._quit_armed = False
+        self._shutdown_armed = False
+        self.ids.shutdown.text = "Shut down"
 
 
 load_kv(__file__)

@@ -63,7 +63,8 @@ class SetupScreen(Screen):
         self.names = [last[i] if i < len(last) else f"Player {i + 1}" for i in range(self.game.max_players)]
         self.picks = list(range(self.game.max_players))  # index into spec.values per seat
         self.count = count
-        self.option_values = {o.key: 0 for o in self.spec.options}
+        self.options = self.game.setup_options  # the game's variants, each value named in words
+        self.option_values = {o.key: 0 for o in self.options}
         self._recall(app.prefs.setups.get(game_name))
         self.ids.title.text = f"{self.game.title} ({self.game.min_players}–{self.game.max_players} players)"
         self.ids.error.text = ""
@@ -165,7 +166,7 @@ class SetupScreen(Screen):
         for i, value in enumerate(picks[: self.game.max_players]):
             if value in self.spec.values:
                 self.picks[i] = self.spec.values.index(value)
-        for o in self.spec.options:
+        for o in self.options:
             value = (saved.get("options") or {}).get(o.key)
             if value in o.values:
                 self.option_values[o.key] = o.values.index(value)
@@ -196,8 +197,8 @@ class SetupScreen(Screen):
             row.name_input.bind(text=lambda inp, value, i=i: self._rename(i, value))
             rows.add_widget(row)
             self.rows.append(row)
-        for o in self.spec.options:
-            b = FitButton(text=f"{o.label}: {o.values[self.option_values[o.key]]}")
+        for o in self.options:
+            b = FitButton(text=f"{o.label}: {o.name(o.values[self.option_values[o.key]])}")
             b.option_key = o.key
             b.bind(on_release=lambda btn: self.cycle_option(btn.option_key))
             rows.add_widget(b)
@@ -258,7 +259,7 @@ class SetupScreen(Screen):
             self._build()
 
     def cycle_option(self, key: str) -> None:
-        o = next(o for o in self.spec.options if o.key == key)
+        o = next(o for o in self.options if o.key == key)
         self.option_values[key] = (self.option_values[key] + 1) % len(o.values)
         self._build()
 
@@ -267,7 +268,7 @@ class SetupScreen(Screen):
         for i in range(self.count):
             value = self.spec.values[self.picks[i] % len(self.spec.values)]
             players.append({"name": self.names[i].strip(), self.spec.key: value})
-        options = {o.key: o.values[self.option_values[o.key]] for o in self.spec.options}
+        options = {o.key: o.values[self.option_values[o.key]] for o in self.options}
         if not self.use_shipped:
             options.update(self.board_options)
         return {"players": players, "options": options}
@@ -288,7 +289,7 @@ class SetupScreen(Screen):
         app.prefs.setups[self.game.name] = {
             "names": [p["name"] for p in setup["players"]],
             "picks": [p[self.spec.key] for p in setup["players"]],
-            "options": {o.key: setup["options"][o.key] for o in self.spec.options},
+            "options": {o.key: setup["options"][o.key] for o in self.options},
         }
         app.prefs.save(app.options.data_dir)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.errors import SetupError
 from companion.events import CORRECTION, Event
-from companion.game import Choice, Game, Outcome, Prompt
+from companion.game import Choice, Game, Outcome, Prompt, SetupOption
 from companion.payload import is_one_of
 
 from . import data, touch
@@ -112,6 +112,10 @@ class BattleSheep(Game):
     max_players = 4
     first_player = "the youngest player starts, then clockwise."
     board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+    setup_options = (
+        SetupOption("mode", "Play", (Mode.BOARD.value, Mode.QUICK.value),
+                    ("every move on the field", "quick: only the scores at the end")),
+    )
 
     def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> BattleSheepBoard:
         return BattleSheepBoard(self, players, data or {})

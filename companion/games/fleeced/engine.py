@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.errors import SetupError
 from companion.events import ANSWER, CORRECTION, ROLL, WHISTLE, Event
-from companion.game import Game, Outcome, Prompt
+from companion.game import Game, Outcome, Prompt, SetupOption
 from companion.payload import is_one_of
 
 from . import hands, prompts, rules, scoring, turns, whistles
@@ -55,6 +55,13 @@ class Fleeced(Game):
     min_players = 2
     max_players = 6
     first_player = "everyone rolls two dice when the game starts, highest first; the table asks for them."
+    setup_options = (
+        # How late after the roll a whistle still counts (the rulebook gives no margin; docs/games/fleeced.md).
+        SetupOption("whistle_margin", "A late whistle counts up to", (DEFAULT_MARGIN, 2.0, 3.0, 1.0),
+                    ("1.5 s after the roll", "2 s after the roll", "3 s after the roll", "1 s after the roll")),
+        SetupOption("tie_break", "A tie on points", tuple(scoring.TIE_BREAKS),
+                    ("a shared win (the rulebook)", "most sheep claimed wins (house rule)")),
+    )
     engine_rolls_first = True  # its first phase is that roll (Phase.FIRST_ROLL), recorded as events
 
     # -- setup ---------------------------------------------------------------

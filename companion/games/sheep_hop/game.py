@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.errors import SetupError, brief
 from companion.events import CORRECTION, ROLL, Event, thaw
-from companion.game import Choice, DiceRequest, Game, Outcome, Prompt
+from companion.game import Choice, DiceRequest, Game, Outcome, Prompt, SetupOption
 from companion.payload import is_list, is_one_of
 
 from . import data, touch
@@ -73,6 +73,10 @@ class SheepHop(Game):
     max_players = 6
     first_player = "the last person to have seen a sheep starts, then clockwise."
     board_files = BOARD_FILES  # the board facts the table checks once (board_check.py)
+    setup_options = (
+        SetupOption("mode", "Play", (Mode.TABLE.value, Mode.BOARD.value),
+                    ("the table says where sheep end up", "every sheep followed on the picture")),
+    )
 
     def board_check(self, players: int, data: dict[str, dict[str, Any]] | None = None) -> SheepHopBoard:
         return SheepHopBoard(self, players, data or {})
