@@ -130,3 +130,18 @@ def fleeced_other_card_played(ctx: Ctx) -> Iterator[float]:
     ctx.result["alert"] = ids.alert.text
     ctx.result["alert_bg"] = list(ids.alert_box.bg)
     ctx.result["problems"] = tc.check_screen(ctx, "fleeced-other-card")
+
+
+@scenario()
+def settings_left_from_the_table(ctx: Ctx) -> Iterator[float]:
+    """Table → Settings → Table: leaving Settings ended the app (its on_leave set a button's
+    text after the screen had let its widgets go: a ReferenceError; found by
+    benchmarks/ui_bench.py after merging main).  The views are changed as the app's own
+    code does (``app.go``, the benchmark's round of the views): a finger's touch on
+    Settings keeps its widgets alive a while (the touch holds them), which hid the bug."""
+    yield from start(ctx, "Fleeced!")
+    for view in ("log", "results", "settings", "table"):  # the benchmark's round of the views
+        ctx.app.go(view)
+        yield 0.5
+    yield 1.5  # the slide out, the screen let go and collected
+    ctx.result["screen"] = ctx.app.root.current

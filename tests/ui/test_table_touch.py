@@ -43,3 +43,8 @@ def test_fleeced_another_cheese_card_says_where_it_went(scenarios):
     assert r["alert"] == f"{r['player']} played a Cheese Card: do what it says at the table; it goes under the pile."
     assert r["alert_bg"][:3] != pytest.approx([0xB5 / 255, 0x17 / 255, 0x1B / 255])  # not a penalty's red
     assert r["problems"] == []
+
+
+def test_leaving_settings_keeps_the_app_running(scenarios):
+    r = scenarios.run("settings_left_from_the_table")
+    assert r["screen"] == "table"
