@@ -204,8 +204,13 @@ class SetupOption:
 
     key: str
     label: str  # "Play", "A tie on points"
-    values: tuple[object, ...]  # the first is the default
+    values: tuple[object, ...]  # in the order a touch steps through them
     names: tuple[str, ...] = ()  # one per value; a value without one is shown as it is
+    default: object = None  # None: the first value
+
+    @property
+    def default_index(self) -> int:
+        return self.values.index(self.default) if self.default in self.values else 0
 
     def name(self, value: object) -> str:
         return self.names[self.values.index(value)] if value in self.values and self.names else str(value)
@@ -223,6 +228,7 @@ class Game(ABC):
     first_player: ClassVar[str] = ""  # the rulebook's rule for who starts, in words ("" : none given)
     engine_rolls_first: ClassVar[bool] = False  # the engine's first turn is the roll for first player
     setup_options: ClassVar[tuple[SetupOption, ...]] = ()  # variants the Setup screen offers, in words
+    box_has_d6: ClassVar[bool] = False  # an ordinary six-sided die comes in the box (a roll for first player needs one)
     # Event types a drawn picture of the game enters by touch on the picture
     # rather than as a list of buttons (what each touch means is the game's own,
     # in its package, e.g. ``touch.py``); the Table lists the rest.  A game

@@ -154,7 +154,7 @@ class ButtonsSensor(Sensor):
         self._thread = threading.Thread(target=self._work, name="gpio-buttons", daemon=True)
         self._thread.start()
         kind = "a button per die face" if self.map.scheme == "faces" else "step and OK buttons"
-        self.set_status(True, f"{len(self.buttons)} buttons, {kind} (pins in Calibrate → Buttons)")
+        self.set_status(True, f"{len(self.buttons)} buttons, {kind} (their pins: Calibrate, Buttons)")
         return True
 
     def stop(self) -> None:

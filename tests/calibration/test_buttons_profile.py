@@ -171,3 +171,22 @@ def test_cancel_gives_the_pins_back(mock_pins: MockFactory, tmp_path: Path) -> N
     setup.cancel()
     assert sensor.online and not (tmp_path / "buttons.toml").exists()
     sensor.stop()
+
+
+def test_on_screen_setup_without_gpio_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A desktop (no header): one line in words, nothing written."""
+    from hardware.buttons import pin_factory
+    from ui.sensors import SensorHub
+    from ui.wizards import ButtonSetup
+
+    monkeypatch.delenv("BELLWETHER_BUTTONS_BACKEND", raising=False)
+    try:
+        pin_factory(None)
+    except Exception:
+        pass
+    else:
+        pytest.skip("this machine has GPIO pins")
+    setup = ButtonSetup(SensorHub(specs=()), "faces", tmp_path / "buttons.toml")
+    setup.start()
+    assert setup.state == "failed" and setup.error.startswith("No GPIO pins here")
+    assert not (tmp_path / "buttons.toml").exists()

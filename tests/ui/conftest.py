@@ -87,6 +87,8 @@ class Scenarios:
             "KIVY_NO_FILELOG": "1",
             "BELLWETHER_DATA_DIR": str(self.data_dir),
             "BELLWETHER_CONFIG_DIR": str(self.config_dir),
+            # Settings' Shut down runs this, never the real poweroff, whatever a scenario touches.
+            "BELLWETHER_SHUTDOWN_COMMAND": "sh -c 'echo The tests never power the machine off. >&2; exit 1'",
         }
 
     def command(self, name: str, size: str, out: Path, *extra: str) -> list[str]:

@@ -25,6 +25,11 @@ def _press_pin(pin: int) -> Iterator[float]:
     yield 0.35  # the screen reads the presses ten times a second
 
 
+def _sensors_opened(ctx: Ctx) -> Iterator[float]:
+    """Until every sensor has said online or offline (the app opens them after the first frame)."""
+    yield from wait_for(lambda: all(s.reason != "starting" for s in ctx.app.hub.statuses.values()), 20)
+
+
 def _status(ctx: Ctx) -> str:
     return ctx.app.root.get_screen("calibrate").ids.status.text
 
@@ -37,7 +42,7 @@ def buttons_made_on_screen(ctx: Ctx) -> Iterator[float]:
     os.environ["BELLWETHER_BUTTONS_BACKEND"] = "mock"
     app = ctx.app
     r: dict[str, Any] = ctx.result
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     r["before"] = [app.hub.statuses["buttons"].online, app.hub.statuses["buttons"].reason]
     yield from tc.touch_text(ctx, "Settings")
     yield from tc.touch_text(ctx, "Calibrate")
@@ -78,6 +83,7 @@ def buttons_made_on_screen(ctx: Ctx) -> Iterator[float]:
     # The buttons play at once: a Tally game, its die entered by the die face 3 button.
     yield from tc.touch_text(ctx, "Back")
     r["settings_texts"] = tc.labels(ctx.screen)
+    r["problems"]["settings"] = tc.check_screen(ctx, "settings-buttons-online")
     yield from tc.touch_text(ctx, "Back")
     yield from tc.touch_text(ctx, "Tally")
     yield from tc.touch_text(ctx, "Start game")
@@ -134,7 +140,7 @@ def text_size_large(ctx: Ctx) -> Iterator[float]:
     """Settings → Large text: body text grows on every screen, nothing is cut off or too small, and it is kept."""
     app = ctx.app
     r: dict[str, Any] = ctx.result
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     yield from tc.touch_text(ctx, "Settings")
     r["before_px"] = _reason_label(ctx).font_size
     home_heading = app.root.get_screen("home").ids.games.parent.parent.children[-1]
@@ -165,8 +171,7 @@ def text_size_large(ctx: Ctx) -> Iterator[float]:
 @scenario(real_sensors=True)
 def text_size_kept(ctx: Ctx) -> Iterator[float]:
     """The next start keeps Large text."""
-    app = ctx.app
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     yield from tc.touch_text(ctx, "Home")
     yield from tc.touch_text(ctx, "Settings")
     ctx.result["px"] = _reason_label(ctx).font_size
@@ -181,7 +186,7 @@ def settings_shut_down(ctx: Ctx) -> Iterator[float]:
 
     app = ctx.app
     r: dict[str, Any] = ctx.result
-    yield from wait_for(lambda: all(s.reason != "starting" for s in app.hub.statuses.values()), 20)
+    yield from _sensors_opened(ctx)
     yield from tc.touch_text(ctx, "Settings")
     accepted = os.environ["BELLWETHER_SHUTDOWN_COMMAND"]
     os.environ["BELLWETHER_SHUTDOWN_COMMAND"] = "sh -c 'echo Interactive authentication required. >&2; exit 1'"
@@ -200,3 +205,109 @@ def settings_shut_down(ctx: Ctx) -> Iterator[float]:
     yield from tc.touch_text(ctx, "Touch again to shut down")
     yield 5  # never reached: the app has stopped
     r["not_stopped"] = True
+
+
+def _roll_hint(ctx: Ctx) -> Iterator[float]:
+    yield from tc.touch_text(ctx, "Shear Panic")
+    yield from tc.touch_text(ctx, "Roll for first")
+    ctx.result["hint"] = next(t for t in tc.labels(ctx.screen) if t.startswith("Roll "))
+    ctx.result["problems"] = tc.check_screen(ctx, f"setup-roll-hint-{'offline' if ctx.app.hub.sensors == {} else 'sensors'}")
+
+
+@scenario(real_sensors=True)
+def roll_hint_sensors_offline(ctx: Ctx) -> Iterator[float]:
+    """F29: no camera, no buttons: the roll for first says which die and to touch its face, not the camera's tray."""
+    yield from _sensors_opened(ctx)
+    yield from _roll_hint(ctx)
+
+
+@scenario()
+def roll_hint_sensors_online(ctx: Ctx) -> Iterator[float]:
+    """F29: with the camera and face buttons online, the hint names both."""
+    yield from wait_for(lambda: ctx.app.hub.statuses["camera"].online and ctx.app.hub.statuses["buttons"].online, 10)
+    yield from _roll_hint(ctx)
+
+
+def _marks(root: Any) -> list[tuple[tuple[float, ...], str]]:
+    from ui.widgets import PlayerMark
+
+    from .layout import _walk
+
+    return [(tuple(round(c, 3) for c in w.rgba), w.shape) for w in _walk(root) if isinstance(w, PlayerMark) and tc.on_screen(w)]
+
+
+def _to_table(ctx: Ctx, title: str, players: int) -> Iterator[float]:
+    yield from tc.touch_text(ctx, title)
+    setup = ctx.screen
+    while setup.count < players:
+        yield from tc.touch_text(ctx, "More")
+    while setup.count > players:
+        yield from tc.touch_text(ctx, "Fewer")
+    ctx.result.setdefault("setup_marks", {})[title] = _marks(setup)
+    ctx.result.setdefault("problems", {})[f"{title} setup"] = tc.check_screen(ctx, f"tour-{title[:6]}-setup")
+    yield from tc.touch_text(ctx, "Start game")
+    yield from wait_for(lambda: ctx.app.root.current == "table")
+    yield from tc.settle(ctx)
+    ctx.result.setdefault("table_marks", {})[title] = _marks(ctx.screen)
+    ctx.result.setdefault("table_texts", {})[title] = tc.labels(ctx.screen)
+    ctx.result["problems"][f"{title} table"] = tc.check_screen(ctx, f"tour-{title[:6]}-table")
+
+
+@scenario(real_sensors=True)
+def findings_tour(ctx: Ctx) -> Iterator[float]:
+    """The findings checked again at 800x480, sensors offline, by touch: F7 (on-screen keyboard), F17 (one colour
+    and shape per player from Setup to the Table), F19 (no developer words), F20 (no dice or whistle panels where a
+    game has none), F22 (undo-to asks first), F32 (six players on screen)."""
+    r = ctx.result
+    yield from _sensors_opened(ctx)
+    r["home_texts"] = tc.labels(ctx.screen)
+    r["problems"] = {"home": tc.check_screen(ctx, "tour-home")}
+    yield from tc.touch_text(ctx, "Settings")
+    yield from tc.touch_text(ctx, "Calibrate")
+    r["calibrate"] = {}
+    for tab in ("Microphone", "Camera", "Buttons"):
+        yield from tc.touch_text(ctx, tab)
+        yield 0.3
+        r["calibrate"][tab] = {"status": ctx.screen.ids.status.text,
+                               "disabled": [b.text for b in tc.buttons(ctx.screen) if b.disabled]}
+        ctx.shot(f"tour-calibrate-{tab.lower()}")
+    yield from tc.touch_text(ctx, "Back")
+    yield from tc.touch_text(ctx, "Back")
+    # F7: a name by touch alone.
+    yield from tc.touch_text(ctx, "Fleeced!")
+    yield from tc.touch(ctx, ctx.screen.rows[0].name_input)
+    r["keyboard"] = tc.keyboard(ctx) is not None
+    ctx.shot("tour-name-keyboard")
+    yield from tc.touch_text(ctx, "Cancel")
+    yield from tc.touch_text(ctx, "Back")
+    yield from _to_table(ctx, "Fleeced!", 6)
+    yield from tc.touch_face(ctx, 3)
+    yield from tc.touch_face(ctx, 4)
+    yield from tc.touch_text(ctx, "Log")
+    r["log_texts"] = tc.labels(ctx.screen)
+    ctx.shot("tour-log")
+    yield from tc.touch_text(ctx, "Start of the game (undo everything)")
+    r["log_asks"] = [t for t in tc.labels(ctx.screen) if "Undo" in t or "undo" in t]
+    ctx.shot("tour-log-asks")
+    yield from tc.touch_text(ctx, "No")
+    yield from tc.touch_text(ctx, "Back to the table")
+    yield from tc.touch_text(ctx, "Home")
+    r["home_list"] = tc.labels(ctx.screen)
+    for title in ("Shear Panic", "Battle Sheep", "Sheepdogs of Pendleton Hill"):
+        yield from _to_table(ctx, title, 3)
+        yield from tc.touch_text(ctx, "Home")
+
+
+@scenario(real_sensors=True)
+def calibrate_offline(ctx: Ctx) -> Iterator[float]:
+    """F24: with no microphone and no camera, each Calibrate tab greys what cannot work and says why, its own reason."""
+    yield from _sensors_opened(ctx)
+    yield from tc.touch_text(ctx, "Settings")
+    yield from tc.touch_text(ctx, "Calibrate")
+    for tab in ("Microphone", "Camera"):
+        yield from tc.touch_text(ctx, tab)
+        yield 0.3
+        ctx.result[tab] = {"status": ctx.screen.ids.status.text, "bad": ctx.screen.bad,
+                           "disabled": sorted(b.text for b in tc.buttons(ctx.screen.ids.body) if b.disabled and b.text),
+                           "problems": tc.check_screen(ctx, f"calibrate-offline-{tab.lower()}")}
+

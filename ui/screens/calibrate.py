@@ -100,7 +100,8 @@ class Preview(Widget):
         scale, ox, oy = self._fit()
         w, h = self.frame_size or (640, 480)
         with self.canvas:
-            Color(1, 1, 1, 1)
+            # No frame yet (or no camera): a dark panel, not a white blank.
+            Color(*((1, 1, 1, 1) if self.texture is not None else theme.PANEL_LIGHT))
             Rectangle(texture=self.texture, pos=(ox, oy), size=(w * scale, h * scale))
             if self.tray:
                 x, y, tw, th = self.tray
@@ -191,6 +192,7 @@ class CalibrateScreen(Screen):
         body = self.ids.body
         body.clear_widgets()
         self._detach_spectrum()
+        self._say("")  # the last tab's message is not this tab's (F24: the Camera tab said the microphone's)
         getattr(self, f"_build_{tab}")(body)
         self.tick(0)
 
@@ -322,10 +324,12 @@ class CalibrateScreen(Screen):
         self.capture_button = self._button("", self.capture, size_hint_y=None, height=theme.touch_size())
         side.add_widget(self.die_button)
         side.add_widget(self.capture_button)
-        side.add_widget(self._button("Save the die", self.save_die, size_hint_y=None, height=theme.touch_size()))
-        side.add_widget(
-            self._button("Tray: whole frame", lambda: self.set_tray(None), size_hint_y=None, height=theme.touch_size())
+        self.save_button = self._button("Save the die", self.save_die, size_hint_y=None, height=theme.touch_size())
+        side.add_widget(self.save_button)
+        self.tray_button = self._button(
+            "Tray: whole frame", lambda: self.set_tray(None), size_hint_y=None, height=theme.touch_size()
         )
+        side.add_widget(self.tray_button)
         self.camera_progress = self._label(max_font=sp(15))
         side.add_widget(self.camera_progress)
         row.add_widget(side)
@@ -365,32 +369,39 @@ class CalibrateScreen(Screen):
         self.capture_button.text = (
             "Capture the empty tray" if nxt == "empty" else (f"Capture face {nxt}" if nxt else "All faces taken")
         )
-        self.capture_button.disabled = not nxt
-        self.camera_progress.text = "\n".join(cam.lines[-3:]) or "Drag across the picture to mark the tray."
-        if frame is None and not self.bad:
-            status = App.get_running_app().hub.statuses.get("camera")
-            self._say(
-                f"No picture from the camera{': ' + status.reason if status and not status.online else ' yet'}.", True
-            )
-        elif frame is not None and self.bad and self.ids.status.text.startswith("No picture"):
+        status = App.get_running_app().hub.statuses.get("camera")
+        offline = status is None or not status.online
+        # Greyed with the reason rather than buttons that fail when touched (usability test F24).
+        for b in (self.die_button, self.save_button, self.tray_button):
+            b.disabled = offline
+        self.capture_button.disabled = offline or not nxt
+        self.camera_progress.text = "\n".join(cam.lines[-3:]) or ("" if offline else "Drag across the picture to mark the tray.")
+        if offline:
+            from .settings import plain_reason
+
+            why = status.reason if status else "not opened"
+            plain = plain_reason("camera", False, why) or f"The camera is offline: {why}."
+            self._say(f"Plug in a camera to sample dice. {plain}", True)
+        elif frame is None and not self.bad:
+            self._say("Waiting for the camera's first picture…", True)
+        elif frame is not None and self.bad and self.ids.status.text.startswith(("Waiting for", "Plug in")):
             self._say("")
 
     # -- buttons ---------------------------------------------------------------------------------
     def _build_buttons(self, body: BoxLayout) -> None:
         """The profile as it is (with its test), or the set-up wizard asking for one button after another."""
-        from kivy.uix.gridlayout import GridLayout
-
         setup = self.button_setup
         self.role_labels: dict[str, FitLabel] = {}
         if setup is not None and setup.running:
             self.setup_asking = self._label(max_font=sp(22), bold=True, height=dp(56))
             body.add_widget(self.setup_asking)
-            grid = GridLayout(cols=3, spacing=dp(2))
+            grid = self._role_grid()
             for role in setup.builder.roles:
                 label = self._label(max_font=sp(16), min_font=sp(14))
                 self.role_labels[role] = label
                 grid.add_widget(label)
             body.add_widget(grid)
+            body.add_widget(Widget())  # the rows stay together at the top on a tall screen
             self.skip_button = self._button("Skip", self.skip_button_role)
             body.add_widget(self._row(
                 self.skip_button,
@@ -401,9 +412,9 @@ class CalibrateScreen(Screen):
             return
         sensor = self.sensor("buttons")
         mapping = getattr(sensor, "map", None)
-        grid = GridLayout(cols=3, spacing=dp(2))
+        grid = self._role_grid()
         if mapping is None:
-            grid.cols = 1
+            grid.cols, grid.row_default_height = 1, dp(72)
             grid.add_widget(self._label(
                 "No GPIO buttons are set up. If the table has buttons wired to the Pi, "
                 "touch a Set up button and press each button when asked; otherwise the touchscreen does everything."
@@ -417,6 +428,7 @@ class CalibrateScreen(Screen):
                 self.role_labels[role] = label
                 grid.add_widget(label)
         body.add_widget(grid)
+        body.add_widget(Widget())
         self.test_button = self._button("Test the buttons", self.start_buttons, disabled=mapping is None)
         body.add_widget(self._row(
             self._button("Set up: a button per die face", lambda: self.start_button_setup("faces")),
@@ -425,6 +437,15 @@ class CalibrateScreen(Screen):
         ))
 
     button_setup: ButtonSetup | None = None
+
+    @staticmethod
+    def _role_grid() -> Any:
+        """Three buttons a line, rows of a fixed height (a tall screen leaves the room below them)."""
+        from kivy.uix.gridlayout import GridLayout
+
+        grid = GridLayout(cols=3, spacing=dp(2), size_hint_y=None, row_default_height=dp(40), row_force_default=True)
+        grid.bind(minimum_height=grid.setter("height"))
+        return grid
 
     def start_button_setup(self, scheme: str) -> None:
         if self.button_test is not None and self.button_test.running:

@@ -6,6 +6,7 @@ that is missing is listed offline with the reason, never with a made-up meter.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -22,7 +23,7 @@ PLAIN_REASONS: tuple[tuple[str, str, str], ...] = (
     ("camera", "/dev/video", "No camera plugged in: dice are entered by touch."),
     ("microphone", "ALSA", "No microphone found: plug in a USB microphone and restart; whistles are entered by touch."),
     ("buttons", "no button profile", "No buttons set up: touch Calibrate, then Buttons, if the table has GPIO buttons."),
-    ("buttons", "stopped", "Lent to Calibrate → Buttons while the buttons are set up or tested."),
+    ("buttons", "stopped", "Lent to Calibrate, Buttons while the buttons are set up or tested."),
     ("buttons", "GPIO", "No GPIO buttons found: the touchscreen does everything they would."),
 )
 
@@ -57,10 +58,36 @@ def run_shutdown() -> str | None:
     return None
 
 
+# What a sensor reports (SensorHub.details), in the players' words; the rest (its class, internal
+# timers, what it waits for) is for the log, not the table.
+DETAIL_WORDS: dict[str, str] = {
+    "frames": "Pictures read",
+    "fps": "Pictures a second",
+    "detections": "Whistles heard",
+    "level_db": "Sound level now (dBFS)",
+    "device": "Device",
+    "backend": "Device kind",
+    "profile_error": "Profile problem",
+}
+
+
+def plain_details(details: list[tuple[str, str]]) -> list[str]:
+    """The details worth showing, each a line in words (numbers rounded)."""
+    lines = []
+    for key, value in details:
+        if key not in DETAIL_WORDS or value in ("", "None"):
+            continue
+        with contextlib.suppress(ValueError):  # a figure is rounded; words stay as they are
+            value = f"{float(value):.0f}" if "." in value else value
+        lines.append(f"{DETAIL_WORDS[key]}: {value}")
+    return lines
+
+
 class SensorCard(BoxLayout):
     def __init__(self, name: str, purpose: str, online: bool, reason: str, since: float, details: list[tuple[str, str]], **kw: Any) -> None:
+        details_text = plain_details(details)
         plain = plain_reason(name, online, reason)
-        lines = 2 + len(details) + (plain is not None)
+        lines = 2 + len(details_text) + (plain is not None)
         super().__init__(orientation="vertical", size_hint_y=None, height=dp(36) * lines, **kw)  # two lines of 14 px each
         state = "ONLINE" if online else "OFFLINE"
         head = FitLabel(text=f"{name.capitalize()}: {state} — {purpose}", bold=True, max_font=sp(18), min_font=sp(14), color=theme.OK if online else theme.WARN)
@@ -71,8 +98,8 @@ class SensorCard(BoxLayout):
             self.add_widget(FitLabel(text=f"Details: {reason} (since {when})", max_font=sp(14), min_font=sp(14), color=theme.MUTED))
         else:
             self.add_widget(FitLabel(text=f"{'In use' if online else 'Why'}: {reason} (since {when})", max_font=sp(15), min_font=sp(14)))
-        for key, value in details:
-            self.add_widget(FitLabel(text=f"{key}: {value}", max_font=sp(14), min_font=sp(14), color=theme.MUTED))
+        for line in details_text:
+            self.add_widget(FitLabel(text=line, max_font=sp(14), min_font=sp(14), color=theme.MUTED))
 
 
 class SettingsScreen(Screen):

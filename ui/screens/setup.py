@@ -64,7 +64,7 @@ class SetupScreen(Screen):
         self.picks = list(range(self.game.max_players))  # index into spec.values per seat
         self.count = count
         self.options = self.game.setup_options  # the game's variants, each value named in words
-        self.option_values = {o.key: 0 for o in self.options}
+        self.option_values = {o.key: o.default_index for o in self.options}
         self._recall(app.prefs.setups.get(game_name))
         self.ids.title.text = f"{self.game.title} ({self.game.min_players}–{self.game.max_players} players)"
         self.ids.error.text = ""
@@ -115,6 +115,22 @@ class SetupScreen(Screen):
         self.stop_roll()
         self.ids.order_rule.text = f"{message} Turn order: {', '.join(n.strip() for n in self.names[: self.count])}."
 
+    def roll_hint(self) -> str:
+        """How to roll for first at this table: which die (the box may have none) and how it is entered,
+        by the sensors that are online now (never the camera's tray with no camera)."""
+        hub = App.get_running_app().hub
+        die = "the die" if self.game.box_has_d6 else f"any ordinary six-sided die (the {self.game.title} box has none)"
+        ways = ["touch the face it shows"]
+        buttons = hub.sensors.get("buttons")
+        if buttons is not None and buttons.online:
+            step = getattr(getattr(buttons, "map", None), "scheme", "faces") == "step"
+            ways.append("step to it on the buttons and press OK" if step else "press its face button")
+        camera = hub.statuses.get("camera")
+        if camera is not None and camera.online:
+            ways.append("roll it in the camera's tray")
+        how = ", ".join(ways[:-1]) + " or " + ways[-1] if len(ways) > 1 else ways[0]
+        return f"Roll {die}, then {how}."
+
     def _build_roll(self, message: str = "") -> None:
         from kivy.uix.gridlayout import GridLayout
 
@@ -123,8 +139,7 @@ class SetupScreen(Screen):
         r = self.rolloff
         assert r is not None
         rows.add_widget(FitLabel(text=r.prompt(), max_font=sp(22), bold=True))
-        rows.add_widget(FitLabel(text=message or "Touch the face the die shows, or roll it in the camera's tray.",
-                                 max_font=sp(16), color=theme.MUTED))
+        rows.add_widget(FitLabel(text=message or self.roll_hint(), max_font=sp(16), color=theme.MUTED))
         faces = GridLayout(cols=6, spacing=dp(4))
         for face in range(1, 7):
             b = FitButton(text=str(face))
@@ -248,6 +263,7 @@ class SetupScreen(Screen):
             if candidate not in taken:
                 self.picks[i] = candidate
                 break
+        self.ids.error.text = ""  # a clash just mended must not stay said (F18)
         self._restyle()
 
     def move(self, i: int, delta: int) -> None:

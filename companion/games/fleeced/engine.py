@@ -55,10 +55,12 @@ class Fleeced(Game):
     min_players = 2
     max_players = 6
     first_player = "everyone rolls two dice when the game starts, highest first; the table asks for them."
+    box_has_d6 = True  # \"2 dice\" (Contents)
     setup_options = (
         # How late after the roll a whistle still counts (the rulebook gives no margin; docs/games/fleeced.md).
-        SetupOption("whistle_margin", "A late whistle counts up to", (DEFAULT_MARGIN, 2.0, 3.0, 1.0),
-                    ("1.5 s after the roll", "2 s after the roll", "3 s after the roll", "1 s after the roll")),
+        SetupOption("whistle_margin", "A late whistle counts up to", (1.0, 1.5, 2.0, 3.0),
+                    ("1 s after the roll", "1.5 s after the roll", "2 s after the roll", "3 s after the roll"),
+                    default=DEFAULT_MARGIN),
         SetupOption("tie_break", "A tie on points", tuple(scoring.TIE_BREAKS),
                     ("a shared win (the rulebook)", "most sheep claimed wins (house rule)")),
     )
