@@ -979,7 +979,8 @@ def fit_smallest_font(ctx: Ctx) -> Iterator[float]:
     """Text that can never fit, with a smallest font between whole pixels: the fitting stops at it."""
     from ui.widgets import FitLabel
 
-    label = FitLabel(text="far too many words for this tiny box " * 6, min_font=9.6, max_font=30,
+    # (a smallest font above the 14 px floor, ui.theme.min_text, which no min_font goes under)
+    label = FitLabel(text="far too many words for this tiny box " * 6, min_font=15.6, max_font=30,
                      size_hint=(None, None), size=(60, 20))
     ctx.screen.add_widget(label)
     yield 0.5

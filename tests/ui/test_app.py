@@ -346,7 +346,7 @@ def test_an_engine_failing_on_import_is_disabled_with_the_reason(scenarios):
 
 def test_fitting_stops_at_the_smallest_font_between_pixels(scenarios):
     r = scenarios.run("fit_smallest_font", timeout=30)
-    assert r["font_size"] == 10.0
+    assert r["font_size"] == 16.0
     short = r["short"]
     assert short["text_size"] == [None, None] and 0 < short["texture"][0] < 150
     assert short["x"] == short["right"] - short["texture"][0]  # right-aligned: the texture ends at the label's right edge
