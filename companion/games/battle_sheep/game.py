@@ -20,6 +20,7 @@ from companion.errors import SetupError
 from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt, SetupOption
 from companion.payload import is_one_of
+from companion.wording import count
 
 from . import data, touch
 from .board_check import FILES as BOARD_FILES
@@ -427,7 +428,7 @@ class BattleSheep(Game):
             who = f"{' and '.join(top)} share first place" if len(top) > 1 else f"{w} wins"
             return Prompt(
                 None,
-                f"The game is over: {who} with {key[0]} pastures (largest herd {key[1]}).",
+                f"The game is over: {who} with {count(key[0], 'pasture')} (largest herd {key[1]}).",
                 R_END,
                 expects=(CORRECTION,),
             )
@@ -511,7 +512,7 @@ class BattleSheep(Game):
             if len(tied) < 2:
                 continue
             figures = ", ".join(f"{n} {herds[n]}" for n in tied)
-            note = f"{' and '.join(tied)} occupy {value} pastures each; largest herd decides: {figures}"
+            note = f"{' and '.join(tied)} occupy {count(value, 'pasture')} each; largest herd decides: {figures}"
             if len({herds[n] for n in tied}) < len(tied):
                 note += " (equal herds share the place; the rulebook has no further tie-break, listed in turn order)"
             notes.append(note)
