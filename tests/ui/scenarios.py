@@ -175,7 +175,7 @@ def log_undo(ctx: Ctx) -> Iterator[float]:
     ctx.result["before"] = app.session.to_json()
     yield from ctx.tap_text("Log")
     assert app.root.current == "log"
-    rows = [b for b in ctx.buttons(ctx.screen.ids.rows) if "roll d6: 2" in b.text]
+    rows = [b for b in ctx.buttons(ctx.screen.ids.rows) if "rolled 2" in b.text]
     yield from ctx.tap(rows[0])
     ctx.result["asked"] = ctx.screen.ids.confirm_text.text
     ctx.result["events_while_asked"] = len(app.session.events)  # nothing undone before Yes
