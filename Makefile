@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system run test lint bench clean train-dice train-dice-folds
+.PHONY: setup system run test lint bench clean train-dice train-dice-folds train-whistle
 
 setup: system $(STAMP)
 
@@ -46,3 +46,8 @@ train-dice-folds: setup
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
+
+# The cascade whistle detector's verifier (docs/whistle.md): numpy only, needs ../shared/data.
+# Rebuilds hardware/whistle/weights/whistle_verifier.npz (seeded: the same file each time).
+train-whistle: setup
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/whistle_train.py --out hardware/whistle/weights/whistle_verifier.npz

@@ -74,8 +74,14 @@ class Profile:
         p = DetectorParams(**self.overrides)
         return dataclasses.replace(p, band_hz=self.band_hz) if self.band_hz else p
 
-    def detector(self) -> Any:
-        """A detector set up from this profile (attribution only with signatures)."""
+    def detector(self, kind: str = "session4") -> Any:
+        """A detector set up from this profile (attribution only with signatures).
+
+        ``kind`` "cascade" gives the cascade (hardware/whistle/cascade.py) with the
+        profile's signatures and level gate but its own band and floor: widening its
+        band to the learned one, or starting its floor from the quiet room, cost
+        recall (benchmarks/whistle_eval.py, calibration rows: a low toy 26 of 40
+        generic, 6 of 40 so), and calibration must never hurt."""
         import numpy as np
 
         from hardware.whistle.detector import WhistleDetector
@@ -83,6 +89,14 @@ class Profile:
 
         noise = None if self.noise_db is None else np.asarray(self.noise_db)
         attribute = Attributor(self.signatures) if self.signatures else None
+        if kind == "cascade":
+            from hardware.whistle.cascade import CascadeDetector, CascadeParams
+
+            base = CascadeParams()
+            params = dataclasses.replace(base, min_level_db=self.overrides.get("min_level_db", base.min_level_db))
+            return CascadeDetector(params, attribute=attribute)
+        if kind != "session4":
+            raise ValueError(f"detector kind: expected 'session4' or 'cascade', got {kind!r}")
         return WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
 
     # -- TOML -------------------------------------------------------------------

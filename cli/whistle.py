@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+DETECTORS = ("session4", "cascade")
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("whistle", help="whistle sensing: listen live, detect in a WAV, evaluate")
@@ -21,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     detect.add_argument("file", metavar="FILE.wav")
     detect.add_argument("--json", action="store_true", help="one JSON object per line")
     detect.add_argument("--no-profile", action="store_true", help="ignore the calibration profile (generic whistle)")
+    detect.add_argument("--detector", choices=DETECTORS, default="session4",
+                        help="session4 (shipped) or cascade (candidate stage + learned verifier, docs/whistle.md)")
     detect.set_defaults(func=_detect)
 
     ev = cmds.add_parser("eval", help="recall, precision, false alarms, latency and speed on a labelled manifest")
@@ -28,6 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--json", action="store_true", help="print one JSON object")
     ev.add_argument("--use-profile", action="store_true",
                     help="use the calibration profile (default: the generic detector, so results compare across machines)")
+    ev.add_argument("--detector", choices=DETECTORS, default="session4",
+                    help="session4 (shipped) or cascade (candidate stage + learned verifier, docs/whistle.md)")
     ev.set_defaults(func=_eval)
 
 
@@ -40,11 +46,11 @@ def _profile(args: argparse.Namespace) -> Any:
 def _detect(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from calibration.whistle import Profile
     from cli.common import print_json
-    from hardware.whistle.detector import WhistleDetector
     from hardware.whistle.evaluation import run_file
 
-    detector = WhistleDetector() if args.no_profile else _profile(args).detector()
+    detector = (Profile() if args.no_profile else _profile(args)).detector(args.detector)
     detections, duration, _ = run_file(Path(args.file), detector)
     for d in detections:
         if args.json:
@@ -64,12 +70,12 @@ def _fmt(v: Any, spec: str) -> str:
 
 
 def _eval(args: argparse.Namespace) -> int:
+    from calibration.whistle import Profile
     from cli.common import print_json
-    from hardware.whistle.detector import WhistleDetector
     from hardware.whistle.evaluation import evaluate
 
-    make = _profile(args).detector if args.use_profile else WhistleDetector
-    result = evaluate(args.manifest, make)
+    profile = _profile(args) if args.use_profile else Profile()
+    result = evaluate(args.manifest, lambda: profile.detector(args.detector))
     if args.json:
         print_json(result)
         return 0

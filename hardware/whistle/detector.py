@@ -67,6 +67,65 @@ QUIET_FOLLOW_FRAMES = 8
 _QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
 
 
+def frames_of(buf: np.ndarray, block: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+    """The whole STFT frames that the samples left over plus ``block`` make, and what is left over."""
+    buf = np.concatenate([buf, block]) if len(buf) else block
+    if len(buf) < N_FFT:
+        return None, buf
+    n_frames = (len(buf) - N_FFT) // HOP + 1
+    # N_FFT is two hops: frame i is hop-chunks i and i+1 side by side
+    # (cheaper than sliding_window_view at this size).
+    chunks = buf[: (n_frames + 1) * HOP].reshape(-1, HOP)
+    return np.concatenate([chunks[:-1], chunks[1:]], axis=1), buf[n_frames * HOP :]
+
+
+Attribute = Callable[[dict[str, float]], tuple[str | None, float | None]]  # a blow's features -> (blower, confidence)
+
+
+class StreamDetector:
+    """What both detectors share: stream time, STFT power per block, the per-bin noise floor."""
+
+    def __init__(self, attribute: Attribute | None, rate: int) -> None:
+        if rate != RATE:
+            raise ValueError(f"the detector runs at {RATE} Hz; resample first (got {rate})")
+        self.attribute = attribute
+
+    _win = np.hanning(N_FFT).astype(np.float32)
+    _buf: np.ndarray
+    _samples: int
+    _frame: int
+    _noise: np.ndarray | None
+
+    @property
+    def time(self) -> float:
+        """Stream seconds consumed so far."""
+        return self._samples / RATE
+
+    @property
+    def noise_db(self) -> np.ndarray | None:
+        return None if self._noise is None else 10 * np.log10(self._noise + EPS)
+
+    def _spectra(self, block: np.ndarray) -> tuple[int, np.ndarray] | None:
+        """The index of the block's first whole frame and the frames' power spectra (None: no whole frame yet)."""
+        block = np.asarray(block, np.float32)
+        self._samples += len(block)
+        frames, self._buf = frames_of(self._buf, block)
+        if frames is None:
+            return None
+        first = self._frame
+        self._frame += len(frames)
+        return first, np.abs(np.fft.rfft(frames * self._win, axis=1)) ** 2
+
+    def _floor_rates(self, power: np.ndarray, rise_s: float, fall_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(log floor, log block level, per-bin step): in dB, a loud sound lifts the floor by a few dB
+        per second, not by a fixed share of its power (which for a sound 50 dB up is a jump)."""
+        level = np.log(power.mean(axis=0) + EPS)
+        dt = len(power) * HOP / RATE
+        log_noise = np.log(self._noise)
+        rate = np.where(level > log_noise, 1 - np.exp(-dt / rise_s), 1 - np.exp(-dt / fall_s))
+        return log_noise, level, rate
+
+
 @dataclass(frozen=True)
 class DetectorParams:
     band_hz: tuple[float, float] = (800.0, 6000.0)  # fundamental must lie here
@@ -133,22 +192,19 @@ class _Blow:
     emitted: bool = False
 
 
-class WhistleDetector:
+class WhistleDetector(StreamDetector):
     """Feed blocks with ``process``; each call returns the detections it completed."""
 
     def __init__(
         self,
         params: DetectorParams | None = None,
         noise_db: np.ndarray | None = None,
-        attribute: Callable[[dict[str, float]], tuple[str | None, float | None]] | None = None,
+        attribute: Attribute | None = None,
         rate: int = RATE,
     ) -> None:
-        if rate != RATE:
-            raise ValueError(f"the detector runs at {RATE} Hz; resample first (got {rate})")
+        super().__init__(attribute, rate)
         self.params = params or DetectorParams()
-        self.attribute = attribute
         p = self.params
-        self._win = np.hanning(N_FFT).astype(np.float32)
         freqs = np.fft.rfftfreq(N_FFT, 1 / RATE)
         self._klo = int(np.searchsorted(freqs, p.band_hz[0]))
         self._khi = int(min(np.searchsorted(freqs, p.band_hz[1], side="right"), len(freqs) - PEAK_HALF_WIDTH - 1))
@@ -179,32 +235,12 @@ class WhistleDetector:
         self._quiet_last = -1
         self._gap = 0
 
-    @property
-    def time(self) -> float:
-        """Stream seconds consumed so far."""
-        return self._samples / RATE
-
-    @property
-    def noise_db(self) -> np.ndarray | None:
-        return None if self._noise is None else 10 * np.log10(self._noise + EPS)
-
     # -- per block -----------------------------------------------------------
     def process(self, block: np.ndarray) -> list[Detection]:
-        block = np.asarray(block, np.float32)
-        self._samples += len(block)
-        buf = np.concatenate([self._buf, block]) if len(self._buf) else block
-        if len(buf) < N_FFT:
-            self._buf = buf
+        got = self._spectra(block)
+        if got is None:
             return []
-        n_frames = (len(buf) - N_FFT) // HOP + 1
-        # N_FFT is two hops: frame i is hop-chunks i and i+1 side by side
-        # (cheaper than sliding_window_view at this size).
-        chunks = buf[: (n_frames + 1) * HOP].reshape(-1, HOP)
-        frames = np.concatenate([chunks[:-1], chunks[1:]], axis=1)
-        first = self._frame
-        self._frame += n_frames
-        self._buf = buf[n_frames * HOP :]
-        power = np.abs(np.fft.rfft(frames * self._win, axis=1)) ** 2
+        first, power = got
         if self._noise is None:
             # First sound heard: the quietest of these frames is the room until we learn better.
             self._noise = power.min(axis=0) + EPS
@@ -408,14 +444,7 @@ class WhistleDetector:
         p = self.params
         if self._blow is not None and self.time - self._blow.onset < p.max_blow_s:
             return
-        # In dB: a loud sound lifts the floor by a few dB per second, not by
-        # a fixed share of its power (which for a sound 50 dB up is a jump).
-        level = np.log(power.mean(axis=0) + EPS)
-        dt = len(power) * HOP / RATE
-        rise = 1 - np.exp(-dt / p.noise_rise_s)
-        fall = 1 - np.exp(-dt / p.noise_fall_s)
-        log_noise = np.log(self._noise)
-        rate = np.where(level > log_noise, rise, fall)
+        log_noise, level, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
         self._noise = np.exp(log_noise + rate * (level - log_noise))
 
 

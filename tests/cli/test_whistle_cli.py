@@ -114,3 +114,18 @@ def test_listen_uses_the_profile_in_the_given_config_dir(cli, tmp_path):
     r = cli("--config-dir", str(tmp_path / "cfg"), "whistle", "listen", "--seconds", "0.5",
             env={"BELLWETHER_AUDIO_BACKEND": "memory"})
     assert r.returncode == 0 and "profile: defaults (stale profile at" in r.stdout
+
+
+def test_the_cascade_is_selectable_in_detect_and_eval(cli, tmp_path, shared_data):
+    r2k = shared_data / "whistle" / "r2k-clips"
+    r = cli("whistle", "detect", str(r2k / "16k" / "w1.wav"), "--json", "--detector", "cascade")
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(rows) == 1 and list(rows[0]) == KEYS and 0.3 <= rows[0]["onset_s"] <= 0.5
+    r = cli("whistle", "eval", str(r2k / "manifest.csv"), "--json", "--detector", "cascade")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert set(out) == {"overall", "by_category", "realtime_factor"}
+    assert out["by_category"]["whistle"]["recall"] == 1.0
+    r = cli("whistle", "detect", str(r2k / "16k" / "w1.wav"), "--detector", "nope")
+    assert r.returncode == 2 and "invalid choice" in r.stderr

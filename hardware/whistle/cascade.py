@@ -1,0 +1,271 @@
+"""The cascade whistle detector: a sensitive candidate stage, then a learned verifier.
+
+Stage 1, **candidate** (every frame, vectorised over a block's frames): each
+STFT bin is compared with its own adaptive noise floor (so a steady hum or a
+motor is 0 dB however loud), and the *excess* over the floor from 1 to
+7.5 kHz is summed.  A frame is evidence of a whistle when one window
++-750 Hz wide (a pea's trill sidebands stay inside), centred in the band,
+plus its 2nd harmonic and half-pitch windows (toys), holds most of that
+excess (``min_share``) and stands ``min_snr_db`` over its floor.  Below
+1 kHz nothing counts: hum, motors and the crowd live there.  A candidate is
+``min_frames`` evidence frames among the last ``pool_frames`` with centres
+together, so a blow survives a few bad frames (the pea's chop, a clap).
+
+Stage 2, **verifier** (only on candidates): a small network
+(``verifier.py``, numpy, weights in ``weights/whistle_verifier.npz``) looks at
+the last 8 frames (128 ms) of the floor-normalised spectrum, aligned on the
+candidate's centre so pitch does not matter, and says whether it is a
+whistle or a tonal non-whistle (a baby, a rooster, a dog, a vowel, a
+squeal).  A rejected candidate is asked again every other frame, at most
+``max_attempts`` times; then frames near its pitch are left alone while that
+sound goes on (a blow at another pitch is still heard over it).
+
+One blow, one event: after a report (or a rejection given up) the detector
+stays quiet while the sound goes on and for ``refractory_s`` after it; a
+frame extends that only if it follows the sound closely or lies at its
+pitch (a lone noise frame at another pitch must not hide the next blow).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetector
+from .verifier import HISTORY, Verifier, patch_features
+
+BIN_HZ = RATE / N_FFT
+QUIET_FOLLOW_FRAMES = 8  # as in detector.py: a frame this close after the sound still belongs to it
+
+
+@dataclass(frozen=True)
+class CascadeParams:
+    band_hz: tuple[float, float] = (1500.0, 5000.0)  # where a candidate's centre may lie (calibration widens it)
+    evidence_hz: tuple[float, float] = (1000.0, 7500.0)  # excess counted in the share; below is ignored
+    half_width_hz: float = 500.0  # the whistle's window: most of a trill's sidebands stay inside
+    harmonic_half_width_hz: float = 190.0  # windows at 2x and 1/2 the centre (toys' harmonics)
+    excess_factor: float = 2.0  # a bin counts as excess above this many times its floor (3 dB)
+    min_share: float = 0.5
+    min_snr_db: float = 6.0
+    min_line_db: float = 10.0  # the window's strongest bin (3 bins smoothed) over its floor: a line, not babble
+    pool_frames: int = 6
+    min_frames: int = 3
+    max_attempts: int = 5
+    threshold: float | None = None  # verifier probability that makes a candidate a blow (None: the verifier's own)
+    accepts: int = 2  # consecutive attempts the verifier must accept (one noisy patch is not a blow)
+    refractory_s: float = 0.3
+    min_level_db: float = -200.0  # quieter blows are another table's (calibration sets it)
+    max_blow_s: float = 4.0
+    noise_rise_s: float = 4.0
+    noise_fall_s: float = 0.3
+
+
+class CascadeDetector(StreamDetector):
+    """Same interface as ``WhistleDetector``: ``process(block)`` returns completed detections."""
+
+    def __init__(
+        self,
+        params: CascadeParams | None = None,
+        noise_db: np.ndarray | None = None,
+        attribute: Attribute | None = None,
+        rate: int = RATE,
+        verifier: Verifier | Callable[[np.ndarray], float] | None = None,
+    ) -> None:
+        super().__init__(attribute, rate)
+        self.params = p = params or CascadeParams()
+        self.verifier = verifier if verifier is not None else Verifier.shipped()
+        self._threshold = p.threshold if p.threshold is not None else float(getattr(self.verifier, "threshold", 0.5))
+        self._elo, self._ehi = (round(h / BIN_HZ) for h in p.evidence_hz)
+        self._w = round(p.half_width_hz / BIN_HZ)
+        self._hw = max(1, round(p.harmonic_half_width_hz / BIN_HZ))
+        lo = max(self._elo + self._w, round(p.band_hz[0] / BIN_HZ))
+        hi = min(self._ehi - self._w, round(p.band_hz[1] / BIN_HZ))
+        if hi - lo < 2:
+            raise ValueError(f"detection band {p.band_hz} is too narrow")
+        self._centres = np.arange(lo, hi + 1)
+        self._offsets = np.arange(-self._w, self._w + 1)[None, :] - 1
+        self._line_ratio = 10 ** (p.min_line_db / 10)
+        self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
+        self.reset()
+
+    def reset(self) -> None:
+        self._buf = np.zeros(0, np.float32)
+        self._samples = 0
+        self._frame = 0
+        self._noise = None if self._initial_noise is None else self._initial_noise.copy()
+        self._hist = np.zeros((HISTORY, N_FFT // 2 + 1), np.float32)  # dB over the floor, the last frames
+        self._pool: list[tuple[int, int, float, float, float]] = []  # (frame, centre, hz, level, share) of evidence
+        self._episode: int | None = None  # first frame of the sound under way
+        self._attempts = 0
+        self._accepted = 0  # consecutive attempts accepted
+        self._since = 0  # candidate frames since the last attempt
+        self._quiet = False  # reported or given up: stay quiet while the sound lasts
+        self._quiet_until = -1  # last frame of the refractory period
+        self._quiet_centre = 0
+        self._quiet_last = -1
+        self._reject_centre = 0  # the last sound the verifier turned down, and its last frame
+        self._reject_last = -(10**9)
+        self.frame_now = 0  # the frame being decided (what a recording verifier reads)
+
+    def process(self, block: np.ndarray) -> list[Detection]:
+        got = self._spectra(block)
+        if got is None:
+            return []
+        first, power = got
+        if self._noise is None:
+            # The first block is the room until we learn better: its mean in dB, what the tracker converges to.
+            self._noise = np.exp(np.log(power + EPS).mean(axis=0)) + EPS
+        out = self._decide(power, first)
+        self._track_noise(power)
+        return out
+
+    # -- stage 1 ---------------------------------------------------------------------
+    def evidence(self, power: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Per frame: passes, centre bin, share, SNR (dB) and dB-over-floor spectrum."""
+        p = self.params
+        floor = self._noise
+        ratio = power / floor
+        over = 10 * np.log10(ratio + EPS)
+        if ratio[:, self._elo : self._ehi].max() < self._line_ratio:
+            # No bin stands min_line_db over its floor: no frame can pass (most blocks of a game).
+            nothing = np.zeros(len(power), bool)
+            return nothing, np.zeros(len(power), int), nothing, nothing, over
+        excess = np.maximum(power - p.excess_factor * floor, 0.0)
+        excess[:, : self._elo] = 0.0
+        excess[:, self._ehi :] = 0.0
+        cs = np.concatenate([np.zeros((len(power), 1)), np.cumsum(excess, axis=1)], axis=1)
+        c = self._centres
+        win = cs[:, c + self._w + 1] - cs[:, c - self._w]
+        i = win.argmax(axis=1)
+        k = c[i]
+        rows = np.arange(len(power))
+        top = power.shape[1] - 1
+        h = self._hw
+        half_hi = np.minimum(k // 2 + h + 1, k - self._w)  # never the main window's bins twice
+        harm = (cs[rows, np.minimum(2 * k + h + 1, top + 1)] - cs[rows, np.minimum(np.maximum(2 * k - h, k + self._w + 1), top + 1)]
+                + cs[rows, half_hi] - cs[rows, np.minimum(np.maximum(k // 2 - h, 0), half_hi)])
+        total = cs[:, -1] + EPS
+        share = (win[rows, i] + harm) / total
+        floor_w = np.convolve(floor, np.ones(2 * self._w + 1), "same")  # once a block: no cumsum round-off
+        pcs = np.cumsum(power, axis=1)
+        sig = pcs[rows, k + self._w] - pcs[rows, k - self._w - 1]
+        snr = 10 * np.log10(sig / floor_w[k] + EPS)
+        smooth = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3  # bin b+1 centred
+        lines = smooth[rows[:, None], k[:, None] + self._offsets]  # k-w..k+w (smooth is one bin shifted)
+        line = lines.max(axis=1)
+        passes = (share >= p.min_share) & (snr >= p.min_snr_db) & (line >= p.min_line_db)
+        # The frame's centre is its strongest line, not the window's middle (which wanders with
+        # the sidebands): the verifier's patch is aligned on it.
+        return passes, k + lines.argmax(axis=1) - self._w, share, snr, over
+
+    # -- decisions -------------------------------------------------------------------
+    def _decide(self, power: np.ndarray, first: int) -> list[Detection]:
+        p = self.params
+        passes, k, share, _snr, over = self.evidence(power)
+        out: list[Detection] = []
+        refractory = round(p.refractory_s * RATE / HOP)
+        for i in range(len(power)):
+            j = first + i
+            self._hist[j % HISTORY] = over[i]  # a ring: put in time order only when the verifier asks
+            self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
+            ok = bool(passes[i])
+            if ok and j - self._reject_last <= QUIET_FOLLOW_FRAMES and abs(k[i] - self._reject_centre) <= self._w:
+                self._reject_last, ok = j, False  # the sound the verifier turned down goes on: not asked again
+            if ok:
+                hz, level = self._pitch(power[i], int(k[i]))
+                self._pool.append((j, int(k[i]), hz, level, float(share[i])))
+            if self._quiet:
+                if ok and (j - self._quiet_last <= QUIET_FOLLOW_FRAMES or abs(k[i] - self._quiet_centre) <= self._w):
+                    self._quiet_last, self._quiet_until = j, j + refractory
+                if j >= self._quiet_until:
+                    self._quiet, self._episode = False, None
+                continue
+            if not self._pool:
+                self._episode = None
+                continue
+            if not ok:
+                continue
+            # The candidate is the evidence near this frame's centre (other sounds may share the pool).
+            near = [e for e in self._pool if abs(e[1] - k[i]) <= self._w]
+            if self._episode is None or self._episode < j - p.pool_frames - 2 * p.max_attempts:
+                self._episode, self._attempts, self._since, self._accepted = near[0][0], 0, 0, 0
+            if len(near) < p.min_frames:
+                continue
+            self._since += 1
+            if self._attempts and self._since < 2 and not self._accepted:
+                continue  # ask again every other frame, not on every one (but at once to confirm)
+            self._since = 0
+            self._attempts += 1
+            centre = int(np.median([e[1] for e in near]))
+            self.frame_now = j
+            prob = float(self.verifier(patch_features(self._ordered(j), centre)))
+            self._accepted = self._accepted + 1 if prob >= self._threshold else 0
+            if self._accepted >= p.accepts:
+                det = self._detection(j, near, prob)
+                if det is not None:
+                    out.append(det)
+                self._quiet, self._quiet_centre, self._quiet_last, self._quiet_until = True, centre, j, j + refractory
+            elif self._attempts >= p.max_attempts + self._accepted:
+                self._reject_centre, self._reject_last = centre, j
+                self._pool, self._episode = [], None
+        return out
+
+    def _ordered(self, j: int) -> np.ndarray:
+        """The last HISTORY frames' spectra, oldest first, frame j last."""
+        return np.roll(self._hist, -(j + 1) % HISTORY, axis=0)
+
+    def _pitch(self, spec: np.ndarray, k: int) -> tuple[float, float]:
+        """The strongest bin in the window (parabolic interpolation), its octave below when that is a line too."""
+        lo = max(2, k - self._w)  # a calibrated low band brings the window near bin 0
+        seg = spec[lo : min(len(spec) - 3, k + self._w) + 1]
+        m = int(seg.argmax()) + lo
+        a, b, c = np.log(spec[m - 1 : m + 2] + EPS)
+        den = a - 2 * b + c
+        delta = float(np.clip(0.5 * (a - c) / den, -0.5, 0.5)) if abs(den) > 1e-12 else 0.0
+        hz = (m + delta) * BIN_HZ
+        half = m // 2
+        sub = spec[half - 1 : half + 2].max()
+        if half * BIN_HZ >= self.params.band_hz[0] * 0.5 and sub >= 0.1 * spec[m] and sub >= 30 * self._noise[half]:
+            hz /= 2  # a toy sounding its 2nd harmonic loudest
+        return hz, float(10 * np.log10(spec[m - 2 : m + 3].sum() + EPS))
+
+    def _detection(self, j: int, ev: list[tuple[int, int, float, float, float]], prob: float) -> Detection | None:
+        hz = np.array([e[2] for e in ev])
+        level = np.array([e[3] for e in ev])
+        if level.max() < self.params.min_level_db:
+            return None  # far quieter than the calibrated blows: another table's whistle
+        onset = (min(self._episode or ev[0][0], ev[0][0]) * HOP + N_FFT / 2 - HOP / 2) / RATE
+        end = (ev[-1][0] * HOP + N_FFT / 2 + HOP / 2) / RATE
+        med = float(np.median(hz))
+        features = {
+            "peak_hz": med,
+            "spread_cents": float(np.std(1200 * np.log2(hz / med))),
+            "h2_db": self._h2(med, j),
+            "am_db": float(np.std(level)),
+            "level_db": float(level.max()),
+        }
+        det = Detection(self.time, onset, end, med, prob, features=features)
+        if self.attribute is not None:
+            who, conf = self.attribute(features)
+            det = replace(det, blower=who, blower_confidence=conf)
+        return det
+
+    def _h2(self, hz: float, j: int) -> float:
+        """2nd harmonic against the fundamental over the last frames (dB over the floor, averaged)."""
+        k = round(hz / BIN_HZ)
+        k2 = min(2 * k, self._hist.shape[1] - 2)
+        recent = self._ordered(j)[-4:]
+        return float(recent[:, k2 - 1 : k2 + 2].max(axis=1).mean() - recent[:, k - 1 : k + 2].max(axis=1).mean())
+
+    def _track_noise(self, power: np.ndarray) -> None:
+        # As in detector.py: rises slowly in dB, falls fast.
+        p = self.params
+        log_noise, level, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
+        if self._episode is not None and (self._frame - self._episode) * HOP / RATE < p.max_blow_s:
+            # A sound under way does not raise the floor under itself (never longer than max_blow_s):
+            # only the bins of its window are frozen, the rest of the room is still learned.
+            c = self._pool[-1][1] if self._pool else self._quiet_centre
+            rate[max(0, c - self._w) : c + self._w + 1] = 0.0
+        self._noise = np.exp(log_noise + rate * (level - log_noise))

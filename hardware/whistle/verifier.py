@@ -1,0 +1,96 @@
+"""The cascade's second stage: is this candidate a whistle? (numpy inference only)
+
+Input: the last ``HISTORY`` STFT frames (8 x 16 ms = 128 ms) of the spectrum
+in dB over the per-bin noise floor, and the candidate's centre bin.  The
+patch is cut around the centre (+-1 kHz), so the pitch of the whistle does
+not matter, only its shape: a whistle is a steady or trilled line with
+little else over the floor; a baby, a rooster, a dog or a vowel glides and
+brings harmonics and a voice below.  ``patch_features`` turns the patch into
+a short vector; a one-hidden-layer network (weights in
+``weights/whistle_verifier.npz``, trained by ``benchmarks/whistle_train.py``)
+gives the probability.  CI never trains; the Pi needs numpy only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from companion.errors import ConfigError
+
+HISTORY = 8  # frames the verifier sees (128 ms)
+SPAN = 32  # bins either side of the centre in the aligned patch (+-1 kHz)
+WINDOW = 24  # bins either side where the line itself is looked for (+-750 Hz)
+LOW_BINS = 32  # below 1 kHz
+HIGH_BIN = 176  # above 5.5 kHz
+WEIGHTS = Path(__file__).resolve().parent / "weights" / "whistle_verifier.npz"
+GROUP, N_GROUPS = 5, 13  # the coarse patch: 13 cells of 5 bins across the +-1 kHz
+N_FEATURES = 2 * (2 * SPAN + 1) + 2 * HISTORY + HISTORY * N_GROUPS + 15 + (HISTORY - 1) + HISTORY + 3 + 2 + 2
+
+
+def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
+    """Pitch-aligned, floor-normalised features of the last frames around ``centre`` (float32)."""
+    n_bins = hist.shape[1]
+    p = np.clip(hist, -10.0, 40.0) / 10.0
+    padded = np.pad(p, ((0, 0), (SPAN, SPAN)))
+    a = padded[:, centre : centre + 2 * SPAN + 1]
+    w = a[:, SPAN - WINDOW : SPAN + WINDOW + 1]
+    offsets = (w.argmax(axis=1) - WINDOW) / WINDOW
+    t = np.arange(len(p)) - (len(p) - 1) / 2
+    slope = float(offsets @ t / (t @ t))
+
+    def line(k: int) -> float:
+        k = min(max(k, 2), n_bins - 3)
+        return float(p[:, k - 2 : k + 3].max(axis=1).mean())
+
+    coarse = a[:, : GROUP * N_GROUPS].reshape(len(a), N_GROUPS, GROUP).mean(axis=2)  # time x frequency, 5 bins a cell
+    row = w.mean(axis=0) - w.mean()
+    comb = np.array([row[:-lag] @ row[lag:] for lag in range(2, 17)]) / (row @ row + 1e-6)  # a voice's harmonics
+    wc = w - w.mean(axis=1, keepdims=True)
+    steady = (wc[1:] * wc[:-1]).sum(axis=1) / (np.linalg.norm(wc[1:], axis=1) * np.linalg.norm(wc[:-1], axis=1) + 1e-6)
+    peaky = w.max(axis=1) - np.median(w, axis=1)
+    return np.concatenate([
+        a.mean(axis=0), a.max(axis=0), offsets, w.mean(axis=1), coarse.ravel(), comb, steady, peaky,
+        [line(2 * centre), line(centre // 2), line(3 * centre // 2),
+         float(p[:, :LOW_BINS].mean()), float(p[:, HIGH_BIN:].mean()), slope, float(offsets.std())],
+    ]).astype(np.float32)
+
+
+class Verifier:
+    """A one-hidden-layer network over standardised ``patch_features``: ``verifier(x)`` is P(whistle)."""
+
+    def __init__(self, mean: np.ndarray, std: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
+                 b2: float, meta: str = "", threshold: float = 0.5) -> None:
+        self.mean, self.std = np.asarray(mean, np.float32), np.asarray(std, np.float32)
+        self.w1, self.b1 = np.asarray(w1, np.float32), np.asarray(b1, np.float32)
+        self.w2, self.b2 = np.asarray(w2, np.float32), float(b2)
+        self.meta = meta
+        self.threshold = float(threshold)  # chosen in training (on training data only): see whistle_train.py
+        if self.w1.shape[0] != N_FEATURES or self.mean.shape != (N_FEATURES,):
+            raise ValueError(f"verifier weights expect {self.w1.shape[0]} features, the detector makes {N_FEATURES}")
+
+    def __call__(self, x: np.ndarray) -> float:
+        h = np.tanh(((x - self.mean) / self.std) @ self.w1 + self.b1)
+        return float(1.0 / (1.0 + np.exp(-(h @ self.w2 + self.b2))))
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, mean=self.mean, std=self.std, w1=self.w1, b1=self.b1, w2=self.w2,
+                            b2=np.float32(self.b2), meta=np.array(self.meta), threshold=np.float32(self.threshold))
+
+    @classmethod
+    def load(cls, path: Path) -> Verifier:
+        try:
+            with np.load(path) as z:
+                return cls(z["mean"], z["std"], z["w1"], z["b1"], z["w2"], float(z["b2"]), str(z["meta"]), float(z["threshold"]))
+        except (OSError, KeyError, ValueError) as e:
+            raise ConfigError(path, "verifier weights", "an .npz from benchmarks/whistle_train.py", str(e)) from e
+
+    _shipped: Verifier | None = None
+
+    @classmethod
+    def shipped(cls) -> Verifier:
+        if cls._shipped is None:
+            cls._shipped = cls.load(WEIGHTS)
+        return cls._shipped

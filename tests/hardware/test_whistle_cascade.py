@@ -1,0 +1,120 @@
+"""The cascade detector (candidate stage + learned verifier): real WAVs through the real detector and shipped weights."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.errors import ConfigError
+from hardware.audio import read_wav, resample
+from hardware.testing import audio as ta
+from hardware.whistle.cascade import CascadeDetector, CascadeParams
+from hardware.whistle.detector import detect
+from hardware.whistle.verifier import N_FEATURES, WEIGHTS, Verifier, patch_features
+
+
+def clip(shared_data: Path, folder: str, name: str) -> np.ndarray:
+    return resample(*read_wav(shared_data / "whistle" / folder / name))
+
+
+def in_room(sound: np.ndarray, at: float = 1.0, length: float = 3.0, seed: int = 1) -> np.ndarray:
+    x = ta.pink_noise(length, amp=0.005, seed=seed)
+    ta.place(x, sound, at)
+    return x
+
+
+def test_shipped_weights_load_and_fit_the_features():
+    v = Verifier.shipped()
+    assert v.w1.shape[0] == N_FEATURES
+    assert 0.5 <= v.threshold < 1.0
+    assert WEIGHTS.stat().st_size < 100_000  # small enough to ship in the package
+    p = v(patch_features(np.zeros((8, 257), np.float32), 100))
+    assert 0.0 <= p <= 1.0
+
+
+def test_a_bad_weights_file_is_named(tmp_path):
+    bad = tmp_path / "w.npz"
+    bad.write_bytes(b"not an npz")
+    with pytest.raises(ConfigError, match=r"w\.npz"):
+        Verifier.load(bad)
+
+
+@pytest.mark.parametrize("name", ["w1.wav", "w2.wav", "w3.wav", "w4.wav"])
+def test_real_r2k_whistles_are_heard_once_in_their_span(shared_data, name):
+    with (shared_data / "whistle" / "r2k-clips" / "manifest.csv").open(newline="") as f:
+        row = next(r for r in csv.DictReader(f) if r["path"].endswith(name))
+    found = detect(clip(shared_data, "r2k-clips", f"16k/{name}"), CascadeDetector())
+    assert len(found) == 1, found
+    d = found[0]
+    assert float(row["onset_s"]) - 0.1 <= d.detected_at <= float(row["onset_s"]) + 0.3
+    assert 2200 <= d.peak_hz <= 2700
+
+
+def test_real_robot_whistles_are_heard(shared_data):
+    folder = shared_data / "whistle" / "robot-clips" / "whistle"
+    heard = [len(detect(resample(*read_wav(p)), CascadeDetector())) >= 1 for p in sorted(folder.glob("*.wav"))]
+    assert len(heard) == 6 and all(heard)
+
+
+# Rain, sea, a clock and a helicopter: broadband or low sounds the first stage may pass, the verifier must not.
+QUIET_ESC = ["002 - Rain/1-17367-A.wav", "003 - Sea waves/1-28135-A.wav", "005 - Clock tick/1-21934-A.wav",
+             "007 - Helicopter/1-172649-A.wav"]
+
+
+def test_real_esc10_noises_stay_quiet(shared_data):
+    folder = shared_data / "whistle" / "esc10-negatives"
+    names = [n for n in QUIET_ESC if (folder / n).exists()]
+    assert len(names) == len(QUIET_ESC)
+    for n in names:
+        assert detect(clip(shared_data, "esc10-negatives", n), CascadeDetector()) == [], n
+
+
+def test_the_verifier_decides_and_one_blow_is_one_event():
+    blow = in_room(ta.tone(2500, 0.6, amp=0.2))
+    assert detect(blow, CascadeDetector(verifier=lambda x: 0.0)) == []
+    found = detect(blow, CascadeDetector(verifier=lambda x: 1.0))
+    assert len(found) == 1
+    assert 0.95 <= found[0].onset <= 1.1 and abs(found[0].peak_hz - 2500) < 40
+
+
+def test_low_hum_louder_than_the_whistle_does_not_hide_it():
+    t = np.arange(3 * 16000) / 16000
+    x = in_room(ta.tone(3000, 0.4, amp=0.02)) + (0.2 * np.sin(2 * np.pi * 800 * t)).astype(np.float32)
+    found = detect(x, CascadeDetector(verifier=lambda v: 1.0))
+    assert len(found) == 1 and abs(found[0].peak_hz - 3000) < 60
+
+
+def test_a_turned_down_sound_does_not_hide_a_blow_at_another_pitch():
+    # A long steady 1.7 kHz sound the verifier refuses, and a 3.1 kHz blow during it (not its octave).
+    x = in_room(ta.tone(1700, 2.0, amp=0.1), at=0.5)
+    ta.place(x, ta.tone(3100, 0.4, amp=0.1), 1.5)
+    det = CascadeDetector()
+
+    def only_high(_features: np.ndarray) -> float:
+        return 1.0 if det._pool[-1][1] * 31.25 > 2500 else 0.0  # the candidate's centre, in Hz
+
+    det.verifier = only_high
+    found = detect(x, det)
+    assert len(found) == 1 and abs(found[0].peak_hz - 3100) < 60 and 1.5 <= found[0].onset <= 1.6
+
+
+def test_the_band_is_checked():
+    with pytest.raises(ValueError, match="too narrow"):
+        CascadeDetector(CascadeParams(band_hz=(3000.0, 3010.0)), verifier=lambda v: 1.0)
+
+
+def test_a_profile_gives_the_cascade_its_signatures_not_its_band():
+    from calibration.whistle import Profile
+    from hardware.whistle.signature import Signature
+
+    sig = Signature.learn("Shaun", [{"peak_hz": 2500.0, "spread_cents": 2.0, "h2_db": -30.0, "am_db": 0.5}] * 3)
+    det = Profile(band_hz=(515.0, 6000.0), signatures=(sig,), noise_db=tuple([-90.0] * 257)).detector("cascade")
+    assert det.params.band_hz == CascadeParams().band_hz  # widening it cost recall (docs/whistle.md)
+    det.verifier = lambda v: 1.0  # the first stage and attribution, not the learned stage
+    found = detect(in_room(ta.tone(2500, 0.5, amp=0.2)), det)
+    assert len(found) == 1 and found[0].blower == "Shaun"
+    with pytest.raises(ValueError, match="detector kind"):
+        Profile().detector("nope")
