@@ -41,7 +41,7 @@ train-dice: setup
 train-dice-folds: setup
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	@for g in $(DICE_GROUPS); do \
-		OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --hold-out $$g --out $(DICE_FOLDS)/$$g --detector-steps 600 --face-steps 600 || exit 1; done
+		OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --hold-out $$g --out $(DICE_FOLDS)/$$g || exit 1; done
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --within --out $(DICE_FOLDS)/within
 
 clean:

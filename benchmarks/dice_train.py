@@ -133,14 +133,15 @@ def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
     }
 
 
-def load_cache(shared: Path) -> dict[str, np.ndarray]:
-    if not CACHE.is_file():
-        CACHE.parent.mkdir(parents=True, exist_ok=True)
+def load_cache(shared: Path, cache: Path = CACHE) -> dict[str, np.ndarray]:
+    """The training data (built once, then read: delete the file after changing the renders)."""
+    if not cache.is_file():
+        cache.parent.mkdir(parents=True, exist_ok=True)
         started = time.time()
         data = build_cache(shared)
-        np.savez(CACHE, **data)
-        print(f"cache built in {time.time() - started:.0f} s: {CACHE}", flush=True)
-    with np.load(CACHE) as z:
+        np.savez(cache, **data)
+        print(f"cache built in {time.time() - started:.0f} s: {cache}", flush=True)
+    with np.load(cache) as z:
         return {k: z[k] for k in z.files}
 
 
@@ -309,13 +310,26 @@ def train_detector(images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarra
 # ----------------------------------------------------------------------------- face classifier training
 
 
-def face_sample(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
-    """The stored crop at a random angle, scale and offset, light and polarity, as the reader would cut it."""
-    jitter = rng.uniform(0.85, 1.2)
+def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray | None = None) -> np.ndarray:
+    """The stored crop at a random angle, scale and offset, light and polarity, as the reader would cut it.
+
+    ``errors`` (N x 3: centre offset x and y in sides, log of the side ratio) are
+    the fold's own detector's errors on its training dice: three crops in four
+    are cut where that detector would put them (one of its errors, drawn at
+    random, plus a little noise), the rest with a wider uniform jitter.
+    """
     side = STORE / STORE_CONTEXT  # the die's side in the stored crop
+    if errors is not None and len(errors) and rng.random() < 0.75:
+        dx, dy, log_ratio = errors[int(rng.integers(len(errors)))]
+        offset = np.array([dx, dy]) * side + rng.normal(0, 0.02 * side, 2)
+        jitter = math.exp(log_ratio) * rng.uniform(0.95, 1.05)
+    else:
+        offset = rng.normal(0, 0.09 * side, 2)
+        jitter = math.exp(rng.uniform(math.log(0.6), math.log(1.4)))
+    jitter = min(max(jitter, 0.5), STORE_CONTEXT / CROP_CONTEXT * 0.97)  # within what the stored crop holds
     out_side = CROP_CONTEXT * side * jitter  # what the reader's crop covers, in stored pixels
     f = CROP / out_side
-    centre = np.array([STORE / 2, STORE / 2]) + rng.normal(0, 0.07 * side, 2)
+    centre = np.array([STORE / 2, STORE / 2]) + np.clip(offset, -0.3 * side, 0.3 * side)
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), rng.uniform(0, 360), f)
     m[:, 2] += CROP / 2 - centre
     p = cv2.warpAffine(crop, m, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
@@ -329,12 +343,17 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
     return p
 
 
-def hard_negatives(
+def mine_detector(
     folder: Path, images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarray, seed: int, per_group: int = 300
-) -> tuple[np.ndarray, np.ndarray]:
-    """What the fold's own detector finds on its training photos where no die lies (side faces, keys, labels).
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the fold's own detector does on its training photos: its false finds and its errors on real dice.
 
-    They become *not a die* crops for the classifier, so it learns to reject exactly the detector's mistakes.
+    The false finds (a peak where no labelled die lies: side faces, keys,
+    labels) become *not a die* crops, so the classifier learns to reject
+    exactly the detector's mistakes.  For each labelled die the detector finds
+    (its nearest peak within half a side), the error: centre offset in sides
+    and log of the side ratio, so the classifier is trained on crops cut
+    where this detector puts them (``face_sample``).
     """
     import cv2 as cv
 
@@ -345,24 +364,37 @@ def hard_negatives(
     by_group: dict[str, list[int]] = {}
     for i in np.nonzero(chosen)[0]:
         by_group.setdefault(GROUP_OF[i], []).append(int(i))
-    crops, meta = [], []
+    crops, meta, errors = [], [], []
     for g in sorted(by_group):
         for i in rng.permutation(by_group[g])[:per_group]:
             img = images[i]
             net.setInput(img.astype(np.float32)[None, None] / 255.0)
             out = net.forward()[0]
             labels = dice[dice[:, 0] == i]
-            for x, y, side, _score in peaks(out[0], out[1], 0.15, 0.6):
+            found = peaks(out[0], out[1], 0.15, 0.6)
+            for x, y, side, _score in found:
                 if all(math.hypot(x - d[1], y - d[2]) > 0.5 * d[3] for d in labels):
                     crops.append(_store_crop(img, x, y, side))
                     meta.append((i, 0))
+            for d in labels:
+                near = [(math.hypot(x - d[1], y - d[2]), x, y, s) for x, y, s, _ in found]
+                near = [n for n in near if n[0] <= 0.5 * d[3]]
+                if near and d[3] >= 4:
+                    _, x, y, s = min(near)
+                    errors.append(((x - d[1]) / d[3], (y - d[2]) / d[3], math.log(s / d[3])))
+    errors_a = np.array(errors, np.float32).reshape(-1, 3)
+    if len(errors_a):
+        q = np.percentile(np.exp(errors_a[:, 2]), [10, 50, 90])
+        off = np.percentile(np.hypot(errors_a[:, 0], errors_a[:, 1]), [50, 90])
+        print(f"  detector on {len(errors_a)} training dice: side ratio p10/50/90 {q[0]:.2f}/{q[1]:.2f}/{q[2]:.2f}, "
+              f"centre off p50/90 {off[0]:.3f}/{off[1]:.3f} sides", flush=True)
     print(f"  {len(crops)} hard negatives mined from {sum(min(len(v), per_group) for v in by_group.values())} photos", flush=True)
     if not crops:
-        return np.zeros((0, STORE, STORE), np.uint8), np.zeros((0, 2), np.int64)
-    return np.stack(crops), np.array(meta, np.int64)
+        return np.zeros((0, STORE, STORE), np.uint8), np.zeros((0, 2), np.int64), errors_a
+    return np.stack(crops), np.array(meta, np.int64), errors_a
 
 
-def train_faces(crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int):
+def train_faces(crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int, errors: np.ndarray | None = None):
     import torch
 
     from hardware.dice.net import normalise_crops
@@ -381,7 +413,7 @@ def train_faces(crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, 
     started = time.time()
     for step in range(steps):
         ks = [groups[n][int(rng.integers(len(groups[n])))] for n in (names[int(rng.integers(len(names)))] for _ in range(64))]
-        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k]) for k in ks])))
+        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k], errors) for k in ks])))
         y = torch.from_numpy(meta[ks, 1])
         loss = torch.nn.functional.cross_entropy(net(x, probabilities=False), y, label_smoothing=0.05)
         _step(opt, sched, loss, f"faces step {step}/{steps}", started, step % 200 == 0)
@@ -457,29 +489,32 @@ SAME_DIE = (0.6, 0.85, 1.0, 1.15)
 
 
 def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]]) -> dict[str, float]:
-    """The heatmap threshold, least face probability and same-die distance that read most of the fold's own training photos right."""
+    """The finer second pass (on or off), heatmap threshold, least face probability and same-die distance
+    that read most of the fold's own training photos right."""
     from hardware.dice.net import NOT_A_DIE, NetReader, peaks
     from hardware.image_file import read_image
 
     reader = NetReader(out)
-    right = np.zeros((len(SAME_DIE), len(THRESHOLDS), len(MIN_FACE)))
+    right = np.zeros((2, len(SAME_DIE), len(THRESHOLDS), len(MIN_FACE)))
     for img, item in photos:
         frame = read_image(item.path) if img is None else img
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        heat, scale = reader.heatmap(gray)
-        for c, same in enumerate(SAME_DIE):
-            found = [(x / scale, y / scale, s / scale, p) for x, y, s, p in peaks(heat[0], heat[1], min(THRESHOLDS), same)]
-            probs = reader.classify(gray, found)
-            faces = [(s, int(np.argmax(p[1:])) + 1, p) for (_, _, _, s), p in zip(found, probs, strict=True)]
-            for a, t in enumerate(THRESHOLDS):
-                for b, m in enumerate(MIN_FACE):
-                    got = sorted(f for s, f, p in faces if s >= t and p[f] >= m and p[f] >= p[NOT_A_DIE])
-                    right[c, a, b] += got == item.values
-    c, a, b = np.unravel_index(int(np.argmax(right)), right.shape)
-    best = right[c, a, b] / len(photos)
-    print(f"  tuned on {len(photos)} training photos: same die {SAME_DIE[c]}, threshold {THRESHOLDS[a]}, "
+        first, fine = reader.heatmaps(gray)
+        for e, (heat, scale) in enumerate((first, fine or first)):
+            for c, same in enumerate(SAME_DIE):
+                found = [(x / scale, y / scale, s / scale, p) for x, y, s, p in peaks(heat[0], heat[1], min(THRESHOLDS), same)]
+                probs = reader.classify(gray, found)
+                faces = [(s, int(np.argmax(p[1:])) + 1, p) for (_, _, _, s), p in zip(found, probs, strict=True)]
+                for a, t in enumerate(THRESHOLDS):
+                    for b, m in enumerate(MIN_FACE):
+                        got = sorted(f for s, f, p in faces if s >= t and p[f] >= m and p[f] >= p[NOT_A_DIE])
+                        right[e, c, a, b] += got == item.values
+    e, c, a, b = np.unravel_index(int(np.argmax(right)), right.shape)
+    best = right[e, c, a, b] / len(photos)
+    print(f"  tuned on {len(photos)} training photos: finer pass {'on' if e else 'off'} (off: {right[0].max() / len(photos):.3f}, "
+          f"on: {right[1].max() / len(photos):.3f}), same die {SAME_DIE[c]}, threshold {THRESHOLDS[a]}, "
           f"least face probability {MIN_FACE[b]}, image accuracy {best:.3f}", flush=True)
-    return {"threshold": THRESHOLDS[a], "min_face": MIN_FACE[b], "same_die": SAME_DIE[c],
+    return {"fine": bool(e), "threshold": THRESHOLDS[a], "min_face": MIN_FACE[b], "same_die": SAME_DIE[c],
             "tuned_on_photos": len(photos), "tuned_image_accuracy": round(float(best), 4)}
 
 
@@ -493,9 +528,10 @@ def main() -> int:
     ap.add_argument("--hold-out", choices=labelled.GROUPS)
     ap.add_argument("--within", action="store_true", help="hold out a fifth of every group's split units")
     ap.add_argument("--seed", type=int, default=16)
-    ap.add_argument("--detector-steps", type=int, default=1200)
-    ap.add_argument("--face-steps", type=int, default=2000)
+    ap.add_argument("--detector-steps", type=int, default=3000)
+    ap.add_argument("--face-steps", type=int, default=6000)
     ap.add_argument("--shared", type=Path, default=None)
+    ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
     ap.add_argument("--detector-from", type=Path, help="take the detector from this folder; train the face classifier only")
     args = ap.parse_args()
@@ -513,7 +549,7 @@ def main() -> int:
         before.update(macs())
         (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
         return 0
-    data = load_cache(shared)
+    data = load_cache(shared, args.cache)
     images = unpack_images(data)
     GROUP_OF = data["group"]
     chosen = fold_images(data, args.hold_out, args.within)
@@ -532,10 +568,10 @@ def main() -> int:
         detector = train_detector(images, data["dice"], chosen, args.detector_steps, args.seed)
     if detector is not None:
         export(detector, None, args.out)
-    mined, mined_meta = hard_negatives(args.out, images, data["dice"], chosen, args.seed)
+    mined, mined_meta, errors = mine_detector(args.out, images, data["dice"], chosen, args.seed)
     crops = np.concatenate([data["crops"], mined])
     meta = np.concatenate([data["crop_meta"], mined_meta])
-    faces = train_faces(crops, meta, chosen, args.face_steps, args.seed)
+    faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors)
     export(None, faces, args.out)
     (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5}))
     del data, images

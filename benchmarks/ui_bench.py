@@ -49,6 +49,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -198,8 +199,13 @@ def child(out: str, game: str, taps: int, camera: int, diagnose: str) -> None:
     steps = script()
 
     def step(_dt: float) -> None:
-        with contextlib.suppress(StopIteration):  # the script has ended
+        try:
             Clock.schedule_once(step, next(steps))
+        except StopIteration:  # the script has ended
+            pass
+        except Exception:  # said to the parent (the child's stderr is not kept), then the app ends
+            print("ERROR " + json.dumps(traceback.format_exc()), flush=True)
+            app.stop()
 
     Clock.schedule_once(step, 0)
     app.run()
@@ -342,6 +348,8 @@ def run_once(
     for line in lines:
         if line.startswith("DONE "):
             marks = json.loads(line[5:])
+        elif line.startswith("ERROR "):
+            print("the scripted game failed:\n" + json.loads(line[6:]), file=sys.stderr)
     return marks, play, peak
 
 

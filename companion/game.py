@@ -134,7 +134,9 @@ class Outcome:
     shared win (a tie no rule breaks; empty: the first of the ranking alone);
     a cooperative game sets ``won`` (the whole table won or lost together, and
     its ranking is only the seat order); ``headline`` is the result in words
-    and ``notes`` are lines to show under it (a scale, the tie-break).
+    and ``notes`` are lines to show under it (a scale, the tie-break);
+    ``shared`` names, lower down too, the players level on every key the game
+    ranks by (each group in ranking order), who share a place (``places``).
     """
 
     ranking: tuple[str, ...]
@@ -144,6 +146,25 @@ class Outcome:
     won: bool | None = None  # cooperative games only
     headline: str | None = None
     notes: tuple[str, ...] = ()
+    shared: tuple[tuple[str, ...], ...] = ()
+
+    def places(self) -> tuple[int, ...]:
+        """Each ranked player's place, 1 first: shared winners are all 1st, a group of
+        ``shared`` takes the place of its first member, and the next place skips as
+        many as shared ("1st, 2nd, 2nd, 4th"); a cooperative game has no places (all 1)."""
+        if self.won is not None:
+            return tuple(1 for _ in self.ranking)
+        winners = set(self.winner_names())
+        group_of = {n: g for g in self.shared for n in g}
+        out: list[int] = []
+        for i, name in enumerate(self.ranking):
+            if name in winners:
+                out.append(1)
+            elif name in group_of:
+                out.append(min(self.ranking.index(n) for n in group_of[name] if n in self.ranking) + 1)
+            else:
+                out.append(i + 1)
+        return tuple(out)
 
     def winner_names(self) -> tuple[str, ...]:
         """Who won: everyone or no one in a cooperative game, else the shared winners or the first."""
@@ -171,6 +192,8 @@ class Outcome:
             d["headline"] = self.headline
         if self.notes:
             d["notes"] = list(self.notes)
+        if self.shared:
+            d["shared"] = [list(g) for g in self.shared]
         return d
 
 
@@ -206,6 +229,11 @@ class Game(ABC):
     engine_rolls_first: ClassVar[bool] = False  # the engine's first turn is the roll for first player
     setup_options: ClassVar[tuple[SetupOption, ...]] = ()  # variants the Setup screen offers, in words
     box_has_d6: ClassVar[bool] = False  # an ordinary six-sided die comes in the box (a roll for first player needs one)
+    # Event types a drawn picture of the game enters by touch on the picture
+    # rather than as a list of buttons (what each touch means is the game's own,
+    # in its package, e.g. ``touch.py``); the Table lists the rest.  A game
+    # shown by the generic picture takes none of them there.
+    touch_events: ClassVar[frozenset[str]] = frozenset()
 
     # -- setup -------------------------------------------------------------
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,8 @@ from . import theme
 from .widgets import FitLabel, PlayerMark, shapes_mesh
 
 LEGEND_COLS = 3  # players per legend row: room for long names
+LEGEND_ONE_LINE = 10  # characters of the longest name that fit one line of a legend cell at 14 px
+LEGEND_LONG_NAME = 16  # characters: longer, and the legend goes two players a row
 MAX_MARKERS = 40  # beyond this, markers every n-th point keep the lines readable
 
 
@@ -87,10 +89,14 @@ class ScoreChart(BoxLayout):
         self.y_top.text = str(max(values, default=0))
         self.y_low.text = str(min([0, *values]))
         self.legend.clear_widgets()
+        # Names stay at 14 px or more: long ones get fewer per row and two lines each.
+        longest = max((len(n) for n in series), default=0)
+        self.legend.cols = (LEGEND_COLS if longest <= LEGEND_LONG_NAME else LEGEND_COLS - 1) * 2
+        self.legend.row_default_height = dp(26) if longest <= LEGEND_ONE_LINE else dp(38)
         for name in series:
             rgba, shape, _ = styles.get(name, (theme.TEXT, "circle", ""))
             self.legend.add_widget(PlayerMark(rgba=list(rgba), shape=shape, size_hint_x=0.15))
-            self.legend.add_widget(FitLabel(text=name, max_font=sp(15), min_font=sp(11)))
+            self.legend.add_widget(FitLabel(text=name, max_font=sp(15)))
         self.plot_area.redraw()
 
 

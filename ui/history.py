@@ -30,13 +30,15 @@ class LogRow:
 
 
 def describe(event: Event, game: Any = None) -> str:
-    """An event in words, e.g. "roll d6: 3, 5" or "whistle by Ann"; the game's own words where it has them."""
+    """An event in words, e.g. "rolled 3 and 5" or "whistle by Ann"; the game's own words where it has them."""
     said = game.describe(event) if game is not None and hasattr(game, "describe") else None
     if said:
         return said
     if event.type == ROLL:
-        faces = ", ".join(str(f) for f in event.get("faces", ()))
-        text = f"roll {event.get('die', '')}: {faces}"
+        faces = " and ".join(str(f) for f in event.get("faces", ()))
+        die = event.get("die", "")
+        text = f"rolled {faces}" if die in ("d6", "") else f"rolled the {die} die: {faces}"
+        return f"{event.player} {text}" if event.player else text
     elif event.type == WHISTLE:
         blower = event.get("blower") or event.player or "someone"
         text = f"whistle by {blower}"

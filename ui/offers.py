@@ -9,27 +9,11 @@ from typing import Any
 
 from companion.events import thaw
 from companion.game import Choice, Prompt
-from companion.games.battle_sheep import touch as battle_sheep_touch
-from companion.games.pendleton_hill import touch as pendleton_touch
-from companion.games.shear_panic import words as shear_panic_words
-from companion.games.sheep_hop import touch as sheep_hop_touch
 from companion.session import Session
 
 from .history import describe
 
 MAX_LEGAL_AS_CHOICES = 60  # more would not be usable as a list of buttons
-
-# Event types each game's picture (ui/boards) takes by touch instead of a list.
-PICTURE_HANDLES: dict[str, frozenset[str]] = {
-    # every step on the field: a board's place and how it lies, the starting
-    # stacks, a stack then where it stops then how many go, quick mode's figures
-    "battle-sheep": battle_sheep_touch.EVENT_TYPES,
-    # touch a sheep, a tile of the command menu, then an arrow on the flock
-    "shear-panic": frozenset(shear_panic_words.SHEEP_EVENTS),
-    # These two games say it themselves (``companion/games/<game>/touch.py``).
-    "pendleton-hill": pendleton_touch.HANDLES,  # touch where a piece goes
-    "sheep-hop": sheep_hop_touch.HANDLES,  # touch a sheep, a wolf's path
-}
 
 
 def legal_as_choices(session: Session, prompt: Prompt, handled: frozenset[str] = frozenset()) -> tuple[Choice, ...]:
@@ -53,8 +37,9 @@ def legal_as_choices(session: Session, prompt: Prompt, handled: frozenset[str] =
 
 
 def picture_events(session: Session) -> list[Any]:
-    """The legal events the game's picture offers by touch now."""
-    handled = PICTURE_HANDLES.get(session.game.name, frozenset())
+    """The legal events the game's picture offers by touch now (the event types
+    the game names in ``Game.touch_events``: no table of games here)."""
+    handled = session.game.touch_events
     if not handled:
         return []
     try:

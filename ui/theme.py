@@ -72,6 +72,18 @@ def touch_size() -> float:
     return max(float(mm(MIN_TOUCH_MM)), float(MIN_TOUCH_PX))
 
 
+MIN_TEXT_PX = 14  # body text on the 800x480 panel (issue 17): no label is drawn smaller
+
+
+def min_text() -> float:
+    """The smallest font any text is drawn at, in pixels: 14 px at 800x480, scaled as
+    the touch size is for a larger display, and by Kivy's font scale (``sp``), so a
+    text-size setting that sets that scale raises the floor with every other text."""
+    from kivy.metrics import sp
+
+    return MIN_TEXT_PX * touch_size() / MIN_TOUCH_PX * float(sp(1))
+
+
 def swatch(palette: str, index: int) -> Swatch:
     colours = PALETTES.get(palette, PALETTES["standard"])
     return colours[index % len(colours)]

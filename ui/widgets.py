@@ -28,10 +28,10 @@ ALIGNED = ("left", "center", "right")  # what text_pos places; "justify" needs t
 
 
 class FitMixin:
-    """Shrink the font (down to ``min_font``) until the wrapped text fits."""
+    """Shrink the font (down to ``min_font``, never under ``theme.min_text()``) until the wrapped text fits."""
 
     max_font = NumericProperty(sp(20))
-    min_font = NumericProperty(sp(10))
+    min_font = NumericProperty(sp(theme.MIN_TEXT_PX))
 
     def __init__(self, **kw: Any) -> None:
         self._fit_trigger = Clock.create_trigger(self._fit, -1)
@@ -68,7 +68,10 @@ class FitMixin:
         words = set(self.text.split())
         # Whole-pixel sizes, always floats: SDL2_ttf opens (and Kivy caches, up to
         # 64) one font per distinct size text, so 13 and 13.0 would be two fonts.
-        smallest = float(round(self.min_font))
+        # The floor holds whatever a caller asks: text under 14 px is not read at
+        # arm's length on the 7" panel (a text that cannot fit there is a layout
+        # to fix, and the layout check reports it as clipped).
+        smallest = float(round(max(self.min_font, theme.min_text())))
         size = max(smallest, float(round(self.max_font * theme.text_scale())))  # Settings' text size
         while True:
             core.options["font_size"] = size
@@ -111,6 +114,30 @@ class FitLabel(FitMixin, Label):
 
 class FitButton(FitMixin, Button):
     pass
+
+
+class TallLabel(FitLabel):
+    """A label as tall as its text wrapped to its width at ``max_font`` (at least
+    ``min_height``; give it ``size_hint_y: None``): a long line is read whole, on
+    more lines, instead of shrunk under the 14 px floor or cut."""
+
+    min_height = NumericProperty(0)
+
+    def __init__(self, **kw: Any) -> None:
+        self._grow_trigger = Clock.create_trigger(self._grow, -1)
+        super().__init__(**kw)
+        for prop in ("width", "text", "max_font", "min_height"):
+            self.fbind(prop, self._grow_trigger)
+        self._grow_trigger()
+
+    def _grow(self, *_: Any) -> None:
+        from kivy.core.text import Label as CoreLabel
+
+        pad_x = self.padding[0] + self.padding[2] if len(self.padding) == 4 else 2 * self.padding[0]
+        core = CoreLabel(text=self.text, font_size=self.max_font, bold=self.bold,
+                         text_size=(max(self.width - pad_x - 4, 40), None), halign="left")
+        _w, h = core.render()  # the layout pass only: no texture is made
+        self.height = max(self.min_height, h + 6)
 
 
 class FitToggle(FitMixin, ToggleButton):

@@ -105,7 +105,8 @@ def play_of(session: Session, info: SessionInfo) -> Play:
         ranking = outcome.ranking
         result = clean_name(outcome.words()) or "no winner"
     cooperative = game.cooperative or (outcome is not None and outcome.won is not None)
-    rank = {n: (1 if n in winners or cooperative else i + 1) for i, n in enumerate(ranking)}
+    places = outcome.places() if outcome is not None else tuple(range(1, len(ranking) + 1))
+    rank = {n: (1 if n in winners or cooperative else place) for n, place in zip(ranking, places, strict=True)}
     setup_players = {p["name"]: p for p in session.setup.get("players", [])}
     start_seat = names.index(first) if first in names else 0
     players = tuple(

@@ -48,6 +48,13 @@ NOT_A_DIE = 0  # the classifier's class for clutter
 TURNS = 4  # the classifier reads each crop at this many quarter turns
 SAME_DIE = 0.85  # default: a weaker peak closer than this many sides to a stronger one is that die (a side face)
 WORK_SIDE = 1600  # a larger frame is scaled down to this long side first (crops need no more)
+# The finer second look: when the dice the first pass finds are small (their median side under
+# FINE_BELOW detector pixels), the frame is read again scaled so they are about FINE_SIDE (the
+# middle of the sizes the detector was trained on), up to the frame's own resolution and FINE_MAX.
+FINE_BELOW = 16.0
+FINE_SIDE = 30.0
+FINE_MAX = 800
+FINE_HEAT = 0.3  # the peaks whose sides estimate the dice's size
 
 
 def detector_input(gray: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
@@ -107,6 +114,19 @@ def peaks(
     return kept
 
 
+def fine_side(heat: np.ndarray, frame_side: int) -> int | None:
+    """The detector input side of the finer second pass, or None when the dice found are not small."""
+    found = peaks(heat[0], heat[1], FINE_HEAT)
+    if not found:
+        return None
+    median = float(np.median([s for _, _, s, _ in found]))
+    if median >= FINE_BELOW:
+        return None
+    side = min(FINE_MAX, frame_side, round(DETECT_SIDE * FINE_SIDE / median))
+    side -= side % 8
+    return side if side >= DETECT_SIDE * 1.25 else None
+
+
 @dataclass
 class NetReader:
     """Reads pip dice with the shipped (or given) ONNX weights."""
@@ -125,16 +145,24 @@ class NetReader:
         self.threshold = float(tuning.get("threshold", 0.35))
         self.min_face = float(tuning.get("min_face", 0.5))
         self.same_die = float(tuning.get("same_die", SAME_DIE))
+        self.fine = bool(tuning.get("fine", False))  # the finer second pass (tuned: on or off)
 
-    def heatmap(self, gray: np.ndarray) -> tuple[np.ndarray, float]:
+    def heatmap(self, gray: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
         """The detector's output (heat, log side) for a grey frame, and the frame's scale to its input."""
-        small, scale = detector_input(gray)
+        small, scale = detector_input(gray, side)
         self._detector.setInput(small.astype(np.float32)[None, None] / 255.0)
         return self._detector.forward()[0], scale
 
+    def heatmaps(self, gray: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
+        """The first pass's heatmap, and the finer second pass's when the dice found are small (else None)."""
+        first = self.heatmap(gray)
+        side = fine_side(first[0], max(gray.shape[:2]))
+        return first, (self.heatmap(gray, side) if side else None)
+
     def detect(self, gray: np.ndarray, threshold: float | None = None, same_die: float | None = None) -> list[tuple[float, float, float, float]]:
         """Dice in a grey frame: (x, y, side, score) in frame pixels."""
-        out, scale = self.heatmap(gray)
+        first, fine = self.heatmaps(gray) if self.fine else (self.heatmap(gray), None)
+        out, scale = fine or first
         found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]
 

@@ -9,7 +9,10 @@ recipe (also in docs/dice.md), every choice drawn from a seeded
 1. *Background* (one of): plain felt (a colour, fine noise, soft blotches);
    wood grain (warped sine stripes in browns); printed board (random coloured
    rectangles, discs and lines, then softened); paper (near-white, faint
-   texture); dark cloth.  A linear light gradient across it.
+   texture); dark cloth; speckle (carpet, grass, a patterned rug: noise at
+   three scales in random tints, then 20..300 flecks of any colour, dots of
+   1..4 px and short dashes, the size of pips).  A linear light gradient
+   across it.
 2. *Dice*: 1 to 12, side 16 to 160 px (one size per image +-15 %, as dice
    of one set lie at about one distance), anywhere, at any angle, not
    overlapping.  Body colour: ivory, white, black, red, green, blue, yellow,
@@ -65,8 +68,23 @@ def _noise_field(rng: np.random.Generator, h: int, w: int, scale: float) -> np.n
 
 
 def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
-    kind = rng.choice(["felt", "wood", "board", "paper", "cloth"], p=[0.3, 0.25, 0.2, 0.15, 0.1])
-    if kind == "wood":
+    kind = rng.choice(["felt", "wood", "board", "paper", "cloth", "speckle"], p=[0.22, 0.2, 0.18, 0.12, 0.1, 0.18])
+    if kind == "speckle":  # carpet, grass, a patterned rug: busy at the scale of pips
+        img = np.full((h, w, 3), rng.uniform(30, 200, 3), np.float32)
+        for scale in (1.5, 4.0, 12.0):
+            tint = rng.uniform(-1, 1, 3).astype(np.float32) * rng.uniform(20, 70)
+            img += (_noise_field(rng, h, w, scale) - 0.5)[..., None] * tint[None, None, :] * 2
+        for _ in range(int(rng.integers(20, 300))):  # flecks: dots and dashes the size of pips
+            x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+            colour = rng.uniform(0, 255, 3).tolist()
+            if rng.random() < 0.6:
+                cv2.circle(img, (x, y), int(rng.integers(1, 5)), colour, -1)
+            else:
+                a = rng.uniform(0, 2 * math.pi)
+                r = rng.uniform(2, 9)
+                cv2.line(img, (x, y), (int(x + r * math.cos(a)), int(y + r * math.sin(a))), colour, int(rng.integers(1, 3)))
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.2))
+    elif kind == "wood":
         base = np.array([rng.uniform(40, 120), rng.uniform(80, 160), rng.uniform(120, 210)], np.float32)
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         angle = rng.uniform(0, math.pi)

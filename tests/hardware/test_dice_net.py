@@ -13,13 +13,25 @@ import numpy as np
 import pytest
 
 from hardware.dice import labelled
-from hardware.dice.net import CLASSIFIER, DETECTOR, WEIGHTS, NetReader, shared_reader
+from hardware.dice.net import (
+    CLASSIFIER,
+    DETECT_SIDE,
+    DETECTOR,
+    FINE_MAX,
+    STRIDE,
+    WEIGHTS,
+    NetReader,
+    fine_side,
+    shared_reader,
+)
 from hardware.dice.reader import DiceReader
 from hardware.image_file import read_image
 
 # Regression floors, a margin under what the shipped weights read on these samples
 # (docs/dice.md has the figures; the issue's targets, 0.95 per die, are not met yet).
-FLOOR = {"webcam-train": 0.75, "fisheye-tray": 0.75, "iphone-table": 0.6, "white-paper": 0.5, "hex-trays": 0.45}
+# The shipped weights read webcam 36/37, fisheye 28/32, iPhone 18/20, white-paper 6/10, hex-trays 39/60 of
+# these dice (photos they were trained on: a check that the weights load and read, not a held-out figure).
+FLOOR = {"webcam-train": 0.85, "fisheye-tray": 0.8, "iphone-table": 0.8, "white-paper": 0.5, "hex-trays": 0.55}
 
 
 def _match(item: labelled.Labelled, readings: list) -> int:
@@ -45,6 +57,25 @@ def test_the_shipped_weights_are_small_and_load() -> None:
     blank = np.full((480, 640, 3), 128, np.uint8)
     assert reader.read(blank) == []  # an empty grey table holds no dice
     assert reader.read(np.zeros((4, 4, 3), np.uint8)) == []
+
+
+def _heat(side: float, shape: tuple[int, int] = (60, 80)) -> np.ndarray:
+    """A detector output (heat, log side / STRIDE) with three dice of ``side`` detector pixels."""
+    out = np.zeros((2, *shape), np.float32)
+    for i, j in ((10, 10), (40, 30), (60, 50)):
+        out[0, j, i] = 0.9
+        out[1, j, i] = np.log(side / STRIDE)
+    return out
+
+
+def test_small_dice_get_a_finer_second_look_up_to_the_frame_resolution() -> None:
+    assert fine_side(_heat(30.0), 640) is None  # dice of a usual size: one pass
+    assert fine_side(np.zeros((2, 60, 80), np.float32), 640) is None  # nothing found: nothing to scale by
+    assert fine_side(_heat(10.0), 640) == 640  # small dice, a 640 px frame: read at its own resolution
+    assert fine_side(_heat(10.0), 4000) == FINE_MAX  # a big photo: capped
+    side = fine_side(_heat(14.0), 4000)
+    assert side is not None and DETECT_SIDE * 1.25 <= side <= FINE_MAX and side % 8 == 0
+    assert fine_side(_heat(10.0), 360) is None  # the frame is barely larger than the first pass: no gain
 
 
 def test_reads_real_webcam_photos(shared_data: Path) -> None:

@@ -175,7 +175,7 @@ def log_undo(ctx: Ctx) -> Iterator[float]:
     ctx.result["before"] = app.session.to_json()
     yield from ctx.tap_text("Log")
     assert app.root.current == "log"
-    rows = [b for b in ctx.buttons(ctx.screen.ids.rows) if "roll d6: 2" in b.text]
+    rows = [b for b in ctx.buttons(ctx.screen.ids.rows) if "rolled 2" in b.text]
     yield from ctx.tap(rows[0])
     ctx.result["asked"] = ctx.screen.ids.confirm_text.text
     ctx.result["events_while_asked"] = len(app.session.events)  # nothing undone before Yes
@@ -979,7 +979,8 @@ def fit_smallest_font(ctx: Ctx) -> Iterator[float]:
     """Text that can never fit, with a smallest font between whole pixels: the fitting stops at it."""
     from ui.widgets import FitLabel
 
-    label = FitLabel(text="far too many words for this tiny box " * 6, min_font=9.6, max_font=30,
+    # (a smallest font above the 14 px floor, ui.theme.min_text, which no min_font goes under)
+    label = FitLabel(text="far too many words for this tiny box " * 6, min_font=15.6, max_font=30,
                      size_hint=(None, None), size=(60, 20))
     ctx.screen.add_widget(label)
     yield 0.5

@@ -27,6 +27,8 @@ def test_fleeced_complete_by_touch(scenarios, size):
     assert r["outcome"]["ranking"][0] == "Ann"
     assert r["sources"] == ["touch"]
     assert any("Ann wins" in t for t in r["results_texts"])
+    # Bob and Cy tie on 24 points (no tie-break in the rulebook): they share 2nd.
+    assert [t for t in r["results_texts"] if t in ("1st", "2nd", "3rd")] == ["1st", "2nd", "2nd"]
 
 
 def test_fleeced_whistle_out_of_turn_by_touch(scenarios):

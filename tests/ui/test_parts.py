@@ -41,7 +41,7 @@ def test_log_rows_follow_undo_and_redo(session):
     assert [r.op for r in rows] == ["apply", "apply", "apply", "undo", "undo", "redo", "apply"]
     # In effect: roll 1, the redone roll 2, the correction; roll 3 was dropped by the new event.
     assert [r.position for r in rows] == [0, None, None, None, None, 1, 2]
-    assert rows[2].text == "roll d6: 3" and rows[5].text == "redo: roll d6: 2"
+    assert rows[2].text == "rolled 3" and rows[5].text == "redo: rolled 2"
     assert rows[-1].correction and rows[-1].text == "correction: Ann 9"
     assert rows[0].source == "touch"
 
@@ -145,7 +145,7 @@ def test_every_game_is_playable_from_what_the_table_offers(game_name):
     game = registry.get(game_name)
     rnd = random.Random(7)
     s = Session.new(None, game_name, {"players": [f"P{i}" for i in range(max(game.min_players, 2))]})
-    handled = offers.PICTURE_HANDLES.get(game_name, frozenset())
+    handled = game.touch_events
     for _ in range(300):
         if s.outcome() is not None:
             break
@@ -322,3 +322,27 @@ def test_llvmpipe_draws_in_one_thread_unless_the_user_says_otherwise():
     off = {llvmpipe.SWITCH: "0"}
     llvmpipe.configure(off)
     assert llvmpipe.THREADS not in off
+
+
+def test_what_a_picture_takes_by_touch_is_the_games_own_word():
+    """A new game brings its ``touch_events`` in its package: the Table's offers
+    (``ui/offers.py``, ``ui/screens/table.py``) name no game."""
+    from pathlib import Path
+
+    from companion import registry
+    from ui import offers
+
+    root = Path(offers.__file__).parent
+    shared = (root / "offers.py").read_text() + (root / "screens" / "table.py").read_text()
+    assert not [n for n in registry.names() if n in shared or n.replace("-", "_") in shared]
+    assert registry.get("shear-panic").touch_events == {"action", "lamb-push"}
+    assert registry.get("fleeced").touch_events == frozenset()  # its picture takes no answer by touch
+    s = Session.new(None, "battle-sheep", {"players": ["A", "B"]})
+    assert offers.picture_events(s) and {e.type for e in offers.picture_events(s)} <= s.game.touch_events
+
+
+def test_a_roll_in_the_log_is_said_in_words_not_codes():
+    from companion.events import ROLL, Event
+
+    assert history.describe(Event(ROLL, {"die": "d6", "faces": [3, 4]}, player="Dad")) == "Dad rolled 3 and 4"
+    assert history.describe(Event(ROLL, {"die": "panic", "faces": ["red"]})) == "rolled the panic die: red"

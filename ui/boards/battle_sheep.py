@@ -27,11 +27,10 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.events import Event, Source, thaw
-from companion.games.battle_sheep import touch
+from companion.games.battle_sheep import BattleSheep, touch
 from companion.session import Session
 
 from .. import theme
-from ..offers import PICTURE_HANDLES
 from ..widgets import (
     fans_mesh,
     keep_children,
@@ -40,7 +39,7 @@ from ..widgets import (
     reuse,
     shape_points,
 )
-from . import Picture, Taps, chosen_button_class
+from .base import Picture, Taps, chosen_button_class
 
 SQRT3 = math.sqrt(3)
 GRASS = (0.35, 0.55, 0.3, 1)
@@ -246,7 +245,7 @@ class ResultRow(BoxLayout):
 
 
 class BattleSheepBoard(Picture, BoxLayout):
-    handles = PICTURE_HANDLES["battle-sheep"]  # every step is entered on the picture
+    handles = BattleSheep.touch_events  # what the game says its picture takes by touch (Game.touch_events)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

@@ -24,7 +24,7 @@ from companion.session import Session
 
 from .. import theme
 from ..widgets import FitLabel, PlayerMark, keep_children, load_kv
-from . import Picture, SetupSpec
+from .base import Picture, SetupSpec
 
 # The characters of the rulebook (Setting Up the Game), in its order.
 CHARACTERS = ("Wallace", "Gromit", "Wendolene", "Shaun the Sheep", "Preston", "Feathers McGraw")

@@ -17,8 +17,8 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.session import Session
 
 from .. import theme
-from ..widgets import FitLabel, PlayerMark, load_kv
-from . import Picture
+from ..widgets import FitLabel, PlayerMark, TallLabel, load_kv
+from .base import Picture
 
 MAX_LINES = 60  # long states scroll; beyond this they are summarised
 
@@ -76,7 +76,8 @@ class GenericBoard(Picture, BoxLayout):
         lines = self.ids.lines
         lines.clear_widgets()
         for key, text in flatten(session.game.state_json(session.state))[:MAX_LINES]:
-            lines.add_widget(FitLabel(text=f"{key}: {text}", max_font=sp(16), min_font=sp(10), size_hint_y=None, height=dp(26)))
+            # As tall as the line needs at 16 px: a long state line wraps instead of shrinking to 10 px.
+            lines.add_widget(TallLabel(text=f"{key}: {text}", max_font=sp(16), size_hint_y=None, min_height=dp(26)))
 
 
 _ = theme

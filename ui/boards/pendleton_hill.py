@@ -27,17 +27,13 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion.events import Event, Source, thaw
-from companion.games.pendleton_hill import touch
+from companion.games.pendleton_hill import PendletonHill, touch
 from companion.session import Session
+from companion.wording import count
 
 from .. import theme
-from ..offers import PICTURE_HANDLES
 from ..widgets import FitButton, FitLabel, fan, keep_children, load_kv, shape_points
-from . import Picture
-
-
-def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+from .base import Picture
 
 
 class Marks(Widget):
@@ -97,7 +93,7 @@ class Spot(ButtonBehavior, BoxLayout):
 
 
 class PendletonHillBoard(Picture, BoxLayout):
-    handles = PICTURE_HANDLES["pendleton-hill"]  # entered on the picture: see companion.games.pendleton_hill.touch
+    handles = PendletonHill.touch_events  # what the game says its picture takes by touch (Game.touch_events)
 
     _layout: Any = None  # the tiers' spaces the hill's spots were made for
 
@@ -143,7 +139,7 @@ class PendletonHillBoard(Picture, BoxLayout):
         narrow = {name for row in layout if len(row) >= 3 for name in row}  # no room for value and wolf
         for name, space in hill.items():
             spot = self._spots[name]
-            value = _plural(space.get("value", "?"), "pt", "pts")
+            value = count(space.get("value", "?"), "pt", "pts")
             wolf = bool(space.get("wolf"))
             spot.wolf = wolf
             spot.label.text = f"{name} · WOLF" if wolf and name in narrow else f"{name} · {value}" + (" · WOLF" if wolf else "")

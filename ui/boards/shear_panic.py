@@ -32,14 +32,13 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.events import Event, Source, thaw
-from companion.games.shear_panic import words
+from companion.games.shear_panic import ShearPanic, words
 from companion.games.shear_panic.flock import DIRECTIONS
 from companion.session import Session
 
 from .. import theme
-from ..offers import PICTURE_HANDLES
 from ..widgets import fan, fans_mesh, load_kv, reuse, shape_points
-from . import SetupSpec, Taps, chosen_button_class
+from .base import SetupSpec, Taps, chosen_button_class
 
 SETUP = SetupSpec(key="colour", values=("red", "yellow", "blue", "green"))
 
@@ -54,7 +53,8 @@ SHEEP_RGBA: dict[str, tuple[float, float, float, float]] = {
 SHEEP_LETTER = {"red": "R", "yellow": "Y", "blue": "B", "green": "G", "black": "K", "white": "W"}
 FIELD_SHADE = {"teammates": 0.30, "roger": 0.38, "black-sheep": 0.24, "shearing": 0.44}
 FIELD_WORDS = {"teammates": "Teammates' field", "roger": "Roger's field", "black-sheep": "Black sheep field", "shearing": "Shearing field"}
-PER_ROW = 19  # spaces per drawn row of the track
+BAR_SHARE = 0.62  # of the track's height for the bar; the score markers go under it
+ACCENT_RGB = theme.ACCENT[:3]
 Pos = tuple[int, int]
 
 # The flock's own frame (x right, y front) turned onto the table, screen up = north.
@@ -72,7 +72,12 @@ def on_table(facing: str, x: int, y: int) -> Pos:
 
 
 class TrackView(Widget):
-    """The time track, drawn from ``state_json["track"]`` and the markers."""
+    """The time track as one bar across the picture (F38: the serpentine of
+    57 small squares could not be read at arm's length): each field shaded,
+    the time passed filled up to the counter (a white frame), panic spaces as
+    orange diamonds, gates as white bars, pens framed, pictures ringed; each
+    player's score marker in their colour and shape under it.  The words go
+    in the label above it (``progress_text``)."""
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -80,45 +85,48 @@ class TrackView(Widget):
         self.styles: dict[str, tuple[Any, str]] = {}
         self.bind(pos=self.redraw, size=self.redraw)
 
-    def cell(self, space: int, n: int) -> tuple[float, float, float]:
-        rows = (n + PER_ROW) // PER_ROW
-        size = min(self.width / PER_ROW, self.height / max(rows, 1))
-        row, col = divmod(space, PER_ROW)
-        if row % 2 == 1:  # a serpentine, as tracks on boards run
-            col = PER_ROW - 1 - col
-        x = self.x + col * size
-        y = self.top - (row + 1) * size
-        return x, y, size
+    def bar_height(self) -> float:
+        return self.height * BAR_SHARE
+
+    def cell(self, space: int, n: int) -> tuple[float, float, float, float]:
+        """(x, y, width, height) of a space on the bar."""
+        w = self.width / (n + 1)
+        h = self.bar_height()
+        return self.x + space * w, self.top - h, w, h
 
     def redraw(self, *_: Any) -> None:
         self.canvas.clear()
         track = self.sj.get("track") or {}
         n = int(track.get("spaces", 0))
-        if n <= 0:
+        if n <= 0 or self.width < 4:
             return
         fields = track.get("fields", {})
         panic = set(track.get("panic", ()))
         gates = set((track.get("gates") or {}).values())
         pens = set((track.get("pens") or {}).values())
         pictures = set((track.get("pictures") or {}).values())
+        counter = min(int(self.sj.get("time_counter", 0)), n)
         # Spaces of one shade in one mesh, the panic diamonds and the gates in
         # one each: one instruction per space was some 150 vertex buffers,
         # remade at every event (ui.widgets.fans_mesh).
-        shades: dict[float, list[tuple[list[float], float, float]]] = {}
+        shades: dict[tuple[float, ...], list[tuple[list[float], float, float]]] = {}
         diamonds: list[tuple[list[float], float, float]] = []
         bars: list[tuple[list[float], float, float]] = []
         for space in range(n + 1):
-            x, y, s = self.cell(space, n)
+            x, y, w, h = self.cell(space, n)
             shade = next((FIELD_SHADE.get(f, 0.3) for f, (a, b) in fields.items() if a <= space <= b), 0.18)
-            shades.setdefault(shade, []).append(_box(x + 1, y + 1, s - 2, s - 2))
+            # Time passed: the field's shade tinted with the accent, so the fill reads from afar.
+            rgb = (shade * 0.5 + ACCENT_RGB[0] * 0.5, shade * 0.5 + ACCENT_RGB[1] * 0.5, shade * 0.5 + ACCENT_RGB[2] * 0.5) \
+                if space <= counter else (shade, shade, shade + 0.04)
+            shades.setdefault(rgb, []).append(_box(x, y + 1, w, h - 2))
+            cx, cy = x + w / 2, y + h / 2
             if space in panic:
-                cx, cy = x + s / 2, y + s / 2
-                diamonds.append((shape_points("diamond", cx, cy, s * 0.3), cx, cy))
+                diamonds.append((shape_points("diamond", cx, cy, min(w * 0.5, h * 0.3)), cx, cy))
             if space in gates:
-                bars.append(_box(x, y, 3, s))
+                bars.append(_box(x + w - 2, y, 3, h))
         with self.canvas:
-            for shade, boxes in shades.items():
-                Color(shade, shade, shade + 0.04, 1)
+            for rgb, boxes in shades.items():
+                Color(*rgb, 1)
                 Mesh(**fans_mesh(boxes), mode="triangles")
             if diamonds:
                 Color(*theme.WARN)
@@ -127,28 +135,39 @@ class TrackView(Widget):
             if bars:
                 Mesh(**fans_mesh(bars), mode="triangles")
             for space in sorted(pens):  # a few: drawn wide
-                x, y, s = self.cell(space, n)
-                Line(rectangle=(x + 2, y + 2, s - 4, s - 4), width=1.6)
+                x, y, w, h = self.cell(space, n)
+                Line(rectangle=(x + 1, y + 2, w - 2, h - 4), width=1.4)
             Color(*theme.ACCENT)
             for space in sorted(pictures):
-                x, y, s = self.cell(space, n)
-                Line(circle=(x + s / 2, y + s / 2, s * 0.4), width=1.4)
-            counter = int(self.sj.get("time_counter", 0))
-            x, y, s = self.cell(min(counter, n), n)
+                x, y, w, h = self.cell(space, n)
+                Line(circle=(x + w / 2, y + h / 2, min(w, h) * 0.45), width=1.4)
+            x, y, w, h = self.cell(counter, n)
             Color(1, 1, 1, 1)
-            Line(rectangle=(x, y, s, s), width=2.2)
-            markers = self.sj.get("markers", {})
-            for i, (name, space) in enumerate(markers.items()):
+            Line(rectangle=(x - 1, y - 1, w + 2, h + 2), width=2.2)
+            # Score markers under the bar, side by side where they share a space.
+            r = min(self.height - self.bar_height(), dp(16)) / 2
+            at: dict[int, int] = {}
+            for name, space in self.sj.get("markers", {}).items():
                 rgba, shape = self.styles.get(name, (theme.TEXT, "circle"))
-                x, y, s = self.cell(min(int(space), n), n)
-                cx = x + s * (0.3 + 0.4 * (i % 2))
-                cy = y + s * (0.3 + 0.4 * (i // 2 % 2))
-                pts = shape_points(shape, cx, cy, s * 0.2)
+                space = min(int(space), n)
+                k = at[space] = at.get(space, -1) + 1
+                mx, _my, mw, _mh = self.cell(space, n)
+                cx = min(max(mx + mw / 2 + k * 2.1 * r, self.x + r), self.right - r)
+                cy = self.y + r
+                pts = shape_points(shape, cx, cy, r * 0.95)
                 verts, idx = fan(pts, cx, cy)
                 Color(*rgba)
                 Mesh(vertices=verts, indices=idx, mode="triangle_fan")
                 Color(0, 0, 0, 1)
                 Line(points=[*pts, pts[0], pts[1]], width=1)
+
+
+def progress_text(sj: Mapping[str, Any]) -> str:
+    """The bar's words: the time and the field the flock is in ("Time 21 of 56 · Roger's field")."""
+    t = sj.get("time_counter", 0)
+    n = (sj.get("track") or {}).get("spaces", "?")
+    field = FIELD_WORDS.get(str(sj.get("field")), str(sj.get("field")))
+    return f"Time {t} of {n} · {field}"
 
 
 def _box(x: float, y: float, w: float, h: float) -> tuple[list[float], float, float]:
@@ -360,7 +379,7 @@ class FlockView(Taps, Widget):
 class ShearPanicBoard(BoxLayout):
     _shown: Any = None
     flock_share = NumericProperty(0.46)  # of the width, side by side; more while the menu is not shown
-    handles = PICTURE_HANDLES["shear-panic"]  # entered on the picture, not from a list
+    handles = ShearPanic.touch_events  # what the game says its picture takes by touch (Game.touch_events)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)
@@ -463,14 +482,10 @@ class ShearPanicBoard(BoxLayout):
         self._draw_flock(sj)
 
     def _status(self, session: Session, sj: Mapping[str, Any]) -> None:
-        t = sj.get("time_counter", 0)
-        n = (sj.get("track") or {}).get("spaces", "?")
-        field = FIELD_WORDS.get(str(sj.get("field")), str(sj.get("field")))
         scores = sj.get("scores", {})
         colours = sj.get("colours", {})
-        self.ids.status.text = f"Time {t} of {n} · {field}\n" + " · ".join(
-            f"{p} ({colours.get(p, '?')}) {scores.get(p, 0)}" for p in session.players()
-        )
+        self.ids.progress.text = progress_text(sj)
+        self.ids.status.text = " · ".join(f"{p} ({colours.get(p, '?')}) {scores.get(p, 0)}" for p in session.players())
         said = list(sj.get("announced", ()))
         news = self.ids.news
         self.ids.news_text.text = " ".join(said)

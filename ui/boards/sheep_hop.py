@@ -24,14 +24,13 @@ from kivy.uix.widget import Widget
 
 from companion.events import Event, Source, thaw
 from companion.game import Choice
-from companion.games.sheep_hop import touch
+from companion.games.sheep_hop import SheepHop, touch
 from companion.games.sheep_hop.game import SCALE
 from companion.session import Session
 
 from .. import theme
-from ..offers import PICTURE_HANDLES
 from ..widgets import FitButton, FitLabel, keep_children, load_kv, shapes_mesh
-from . import Picture
+from .base import Picture
 
 # The pawns' colours on screen (the box's white, black and brown sheep), by the colour's name.
 SHEEP_RGBA = {"white": (0.93, 0.93, 0.9, 1), "black": (0.12, 0.12, 0.12, 1), "brown": (0.55, 0.36, 0.2, 1)}
@@ -153,7 +152,7 @@ class SheepToken(FitButton):
 
 
 class SheepHopBoard(Picture, BoxLayout):
-    handles = PICTURE_HANDLES["sheep-hop"]  # entered on the picture: see companion.games.sheep_hop.touch
+    handles = SheepHop.touch_events  # what the game says its picture takes by touch (Game.touch_events)
 
     def __init__(self, **kw: Any) -> None:
         super().__init__(**kw)

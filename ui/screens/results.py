@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.wording import count
+
 from .. import history
 from ..chart import ScoreChart
-from ..widgets import FitLabel, PlayerMark, load_kv
+from ..widgets import FitLabel, PlayerMark, TallLabel, load_kv
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th", "6th")
 
@@ -27,17 +28,21 @@ class RankLine(BoxLayout):
         if place:
             self.add_widget(FitLabel(text=place, size_hint_x=None, width=dp(48), max_font=sp(22), bold=True))
         self.add_widget(PlayerMark(rgba=list(sw.rgba), shape=shape, size_hint_x=None, width=dp(36)))
-        self.add_widget(FitLabel(text=f"{name} ({sw.name})", max_font=sp(22), min_font=sp(14)))
-        self.add_widget(FitLabel(text="" if score is None else f"{score} pts", halign="right", size_hint_x=0.45, max_font=sp(22)))
+        # A long name wraps onto more lines and the line grows (never under 14 px, never cut).
+        label = TallLabel(text=f"{name} ({sw.name})", max_font=sp(18), size_hint_y=None, min_height=dp(44))
+        label.fbind("height", self._follow, label)
+        self.add_widget(label)
+        if score is not None:
+            self.add_widget(FitLabel(text=count(score, "pt"), halign="right", size_hint_x=None, width=dp(78), max_font=sp(22)))
+
+    def _follow(self, label: Any, *_: Any) -> None:
+        self.height = label.height
 
 
-def places(ranking: tuple[str, ...], winners: tuple[str, ...]) -> list[str]:
-    """Each ranked player's place in words: shared winners are all "1st", the rest follow."""
-    out = []
-    for i, name in enumerate(ranking):
-        i = 0 if name in winners else i
-        out.append(ORDINALS[i] if i < len(ORDINALS) else str(i + 1))
-    return out
+def places(outcome: Any) -> list[str]:
+    """Each ranked player's place in words (``Outcome.places``): shared winners are all
+    "1st", players level lower down share theirs ("1st, 2nd, 2nd")."""
+    return [ORDINALS[p - 1] if p <= len(ORDINALS) else str(p) for p in outcome.places()]
 
 
 def headline(title: str, outcome: Any) -> str:
@@ -46,23 +51,9 @@ def headline(title: str, outcome: Any) -> str:
     return f"{title}: {words}" if words else title
 
 
-NOTES_FONT = 15  # sp: the notes are read at the table, not shrunk below body text
-
-
 class ResultsScreen(Screen):
     def on_pre_enter(self, *_: Any) -> None:
-        # A method, not a lambda: bind() skips a callback already bound, so entering
-        # Results again does not add another copy of the same work to every resize.
-        self.ids.tie_break.bind(width=self._fit_notes)
         self.refresh()
-
-    def _fit_notes(self, *_: Any) -> None:
-        """Make the notes (tie-break, a scale) as tall as their wrapped text at NOTES_FONT,
-        so a long ruling is read whole instead of shrunk or cut."""
-        label = self.ids.tie_break
-        core = CoreLabel(text=label.text, font_size=sp(NOTES_FONT), text_size=(max(label.width - dp(4), dp(40)), None), halign="left")
-        core.refresh()
-        label.height = max(dp(48), core.texture.size[1] + dp(6))
 
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -82,14 +73,13 @@ class ResultsScreen(Screen):
         else:
             self.ids.title.text = headline(s.game.title, outcome)
             order = list(outcome.ranking)
-            marks = [""] * len(order) if together else places(outcome.ranking, outcome.winner_names())
+            marks = [""] * len(order) if together else places(outcome)
             lines = list(outcome.notes)
             if outcome.tie_break:
                 lines.append(f"Tie-break: {outcome.tie_break}")
             elif not together:
                 lines.append("No tie to break.")
             self.ids.tie_break.text = "\n".join(lines)
-        self._fit_notes()
         for mark, name in zip(marks, order, strict=True):
             # Together, the flock's score is everyone's: it is in the heading, not on each line.
             ranking.add_widget(RankLine(mark, name, None if together else scores.get(name)))

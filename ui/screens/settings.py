@@ -180,9 +180,11 @@ class SettingsScreen(Screen):
         self.ids.speak_reason.color = theme.WARN
 
     def on_leave(self, *_: Any) -> None:
+        # No widget is touched here: the screen's content is already let go when it
+        # is left (ui.screens.Screens), and its ids are dead (a ReferenceError that
+        # ended the app on leaving Settings); the next visit builds "Shut down" anew.
         self._quit_armed = False
         self._shutdown_armed = False
-        self.ids.shutdown.text = "Shut down"
 
 
 load_kv(__file__)

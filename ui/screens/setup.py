@@ -136,6 +136,9 @@ class SetupScreen(Screen):
 
         rows = self.ids.rows
         rows.clear_widgets()
+        # The hint is up to three lines at the 14 px floor (ui.theme.min_text): its row is taller.
+        hint_row = 0 if rows.cols == 2 else 1
+        rows.rows_minimum = {hint_row: theme.touch_size() * 1.4}
         r = self.rolloff
         assert r is not None
         rows.add_widget(FitLabel(text=r.prompt(), max_font=sp(22), bold=True))
@@ -205,6 +208,7 @@ class SetupScreen(Screen):
         self.ids.count_label.text = f"Players: {self.count}"
         rows = self.ids.rows
         rows.clear_widgets()
+        rows.rows_minimum = {}  # the roll-off's taller hint row is gone
         self.rows: list[PlayerRow] = []
         for i in range(self.count):
             row = PlayerRow(self, i)

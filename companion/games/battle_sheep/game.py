@@ -20,8 +20,9 @@ from companion.errors import SetupError
 from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt, SetupOption
 from companion.payload import is_one_of
+from companion.wording import count
 
-from . import data
+from . import data, touch
 from .board_check import FILES as BOARD_FILES
 from .board_check import BattleSheepBoard
 from .field import legal_placements, parse_placement, place, placement_problem
@@ -105,6 +106,7 @@ def moves(state: BattleSheepState) -> list[tuple[Hex, Hex, int]]:
 
 class BattleSheep(Game):
     name = "battle-sheep"
+    touch_events = touch.EVENT_TYPES  # every step on the field
     title = "Battle Sheep"
     rulebook = "battle-sheep.md"
     min_players = 2
@@ -426,7 +428,7 @@ class BattleSheep(Game):
             who = f"{' and '.join(top)} share first place" if len(top) > 1 else f"{w} wins"
             return Prompt(
                 None,
-                f"The game is over: {who} with {key[0]} pastures (largest herd {key[1]}).",
+                f"The game is over: {who} with {count(key[0], 'pasture')} (largest herd {key[1]}).",
                 R_END,
                 expects=(CORRECTION,),
             )
@@ -510,7 +512,7 @@ class BattleSheep(Game):
             if len(tied) < 2:
                 continue
             figures = ", ".join(f"{n} {herds[n]}" for n in tied)
-            note = f"{' and '.join(tied)} occupy {value} pastures each; largest herd decides: {figures}"
+            note = f"{' and '.join(tied)} occupy {count(value, 'pasture')} each; largest herd decides: {figures}"
             if len({herds[n] for n in tied}) < len(tied):
                 note += " (equal herds share the place; the rulebook has no further tie-break, listed in turn order)"
             notes.append(note)

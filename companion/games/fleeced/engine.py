@@ -266,7 +266,9 @@ class Fleeced(Game):
             return evolve(s, roll2=True, dice=2)
         if card == JUMP_TO:
             return evolve(s, jumped=True, phase=Phase.MOVE)
-        return s
+        # Any other card (a protection, ...): the table applies it; say so, or the hand shrinks unseen (F23).
+        return evolve(s, alert=f"{s.names[who]} played a Cheese Card: do what it says at the table; "
+                      "it goes under the pile.")
 
     def _abandon(self, s: FleecedState, e: Event) -> FleecedState:
         if not (s.phase is Phase.ACTIONS or (s.phase is Phase.ROLL and s.move == "main")):
@@ -343,7 +345,8 @@ class Fleeced(Game):
             return None
         ranking, tie = scoring.ranking(state)
         shared = scoring.winners(state)  # everyone level with the leader (scoring.tie_break): a shared win
-        return Outcome(ranking, tie, {"points": self.scores(state)}, winners=shared if len(shared) > 1 else ())
+        return Outcome(ranking, tie, {"points": self.scores(state)}, winners=shared if len(shared) > 1 else (),
+                       shared=scoring.shared_places(state))
 
     def describe(self, event: Event) -> str | None:
         return prompts.describe(event)

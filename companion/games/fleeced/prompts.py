@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.events import ANSWER, CORRECTION, ROLL, WHISTLE
 from companion.game import Choice, CountsRequest, DiceRequest, Prompt
+from companion.wording import count
 
 from . import rules, scoring
 from .board import (
@@ -18,6 +19,7 @@ from .board import (
     HOME,
     HOMES,
     JUMP_TO,
+    KEYS,
     OTHER,
     ROLL_TWO,
     SHEEP_VALUES,
@@ -44,6 +46,7 @@ GOOD_NEWS = frozenset({"great-rustle", "late-whistle-counted", "contested"})
 DOORSTEPS = "Ended on a doorstep…"
 THROUGH_HOME = "Through Home, then…"
 BLOCKED = "Blocked on the way…"
+KEY_CARDS = "Drew a key…"  # the eight keys behind one button: twelve card kinds do not fit a 7" screen
 
 
 def phase_text(s: FleecedState) -> str:
@@ -145,7 +148,8 @@ def _phase_prompt(s: FleecedState) -> Prompt:
     if s.phase is Phase.MOVE:
         return _move_prompt(s, dice)
     if s.phase is Phase.DRAW:
-        cards = [Choice(f"Drew {CARD_TITLES[c]}", "draw", {"card": c}, player=p) for c in CARD_KINDS]
+        cards = [Choice(f"Drew {CARD_TITLES[c]}", "draw", {"card": c}, player=p,
+                        group=KEY_CARDS if c in KEYS or c == SKELETON_KEY else None) for c in CARD_KINDS]
         return Prompt(p, f"{p} ended on a cheese square: draw a Cheese Card and tap which it is.", rules.CHEESE,
                       ("draw",), choices=tuple(cards))
     if s.phase is Phase.DISCARD:
@@ -281,7 +285,8 @@ def _rustle_text(s: FleecedState, total: int) -> str:
         return " No whistle: the rustle fails and the sheep stay where they are."
     flock = s.sheep.green if r.source == GREEN else s.sheep.in_tow[s.names.index(r.source)]
     if total >= flock:
-        return f" {total} squares for {_sheep(flock)}: a great rustle, the whole flock follows (unless blocked)."
+        follows = "the sheep follows" if flock == 1 else "the whole flock follows"
+        return f" {total} squares for {_sheep(flock)}: a great rustle, {follows} (unless blocked)."
     rest = "" if r.source == GREEN else "; the rest hoof it to the Village Green"
     return f" {total} squares for {_sheep(flock)}: a rubbish rustle, one sheep follows per square moved{rest}."
 
@@ -391,7 +396,7 @@ def describe(event: Any) -> str | None:
         if words and p.get("via_home"):
             words = "went through Home, then " + words
         if words and p.get("squares") is not None:
-            words += f" (blocked after {p.get('squares')} squares)"
+            words += f" (blocked after {count(int(p.get('squares') or 0), 'square')})"
     elif t in ("draw", "discard", "play"):
         title = CARD_TITLES.get(p.get("card"), "a Cheese Card")
         words = {"draw": f"drew {title}", "discard": f"put {title} under the pile", "play": f"played {title}"}[t]

@@ -91,3 +91,14 @@ def winners(s: FleecedState) -> tuple[str, ...]:
     keys = _rank_keys(s)
     best = min(keys)
     return tuple(n for n, k in zip(s.names, keys, strict=True) if k == best)
+
+
+def shared_places(s: FleecedState) -> tuple[tuple[str, ...], ...]:
+    """Players level on every ranking key (points, and sheep claimed under the house
+    rule), lower places too: each group shares its place on the Results."""
+    keys = _rank_keys(s)
+    order = ranking(s)[0]
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for name in order:
+        groups.setdefault(keys[s.names.index(name)], []).append(name)
+    return tuple(tuple(g) for g in groups.values() if len(g) > 1)

@@ -203,13 +203,16 @@ def resolve_rustle(s: FleecedState, squares: int) -> FleecedState:
         tow = set_at(set_at(tow, v, 0), a, tow[a] + take)
         sheep = replace(sheep, in_tow=tow, green=sheep.green + flock - take)
         where = f"{r.source}'s flock"
-        rest = f"; the other {flock - take} hoof it to the Village Green" if flock > take else ""
+        left = flock - take
+        rest = f"; the other {'one hoofs' if left == 1 else f'{left} hoof'} it to the Village Green" if left else ""
     if squares >= flock:
-        ruling = Ruling("great-rustle", f"Great rustle! {s.player} moved {squares} and takes all {flock} sheep "
+        # "takes all 1 sheep" read wrong: one sheep is "the only sheep", never "all".
+        whole = "the only sheep" if flock == 1 else f"all {flock} sheep"
+        ruling = Ruling("great-rustle", f"Great rustle! {s.player} moved {squares} and takes {whole} "
                         f"from {where}.", rules.RUSTLING, s.player)
     else:
         ruling = Ruling("rubbish-rustle", f"Rubbish rustle: {s.player} moved {squares}, so only {take} of "
-                        f"{flock} sheep from {where} follow{rest}.", rules.RUSTLING, s.player)
+                        f"{flock} sheep from {where} {'follows' if take == 1 else 'follow'}{rest}.", rules.RUSTLING, s.player)
     return add_ruling(evolve(s, sheep=sheep, rustle=None), ruling)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from companion.errors import ConfigError, SetupError
 from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt
+from companion.wording import count
 
 from . import actions, touch
 from .board import board_for, default_board_data, validate_board_data
@@ -38,6 +39,7 @@ TIE_BREAKS = ("sheep on the hill", "sheep in the pens", "shepherds on the hill")
 
 class PendletonHill(Game):
     name = "pendleton-hill"
+    touch_events = touch.HANDLES  # touch where a piece goes
     title = "Sheepdogs of Pendleton Hill"
     rulebook = "sheepdogs-of-pendleton-hill.md"
     min_players = 3
@@ -215,7 +217,7 @@ class PendletonHill(Game):
             group = [n for n in ranking if fig[n]["points"] == pts]
             if len(group) < 2:
                 continue
-            parts = [f"{_and(group)} tied on {pts} points"]
+            parts = [f"{_and(group)} tied on {count(pts, 'point')}"]
             for level, tb in enumerate(TIE_BREAKS, start=1):
                 parts.append(f"{tb}: " + ", ".join(f"{n} {fig[n][tb]}" for n in group))
                 if len({key(n)[: level + 1] for n in group}) == len(group):

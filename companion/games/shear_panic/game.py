@@ -31,6 +31,7 @@ REGROUP = "regroup"
 
 class ShearPanic(Game):
     name = "shear-panic"
+    touch_events = frozenset(words.SHEEP_EVENTS)  # a sheep, a tile of the command menu, an arrow on the flock
     title = "Shear Panic"
     rulebook = "shear-panic.md"
     min_players = 3

@@ -66,6 +66,7 @@ def _is_cell(v: Any) -> bool:
 
 class SheepHop(Game):
     name = "sheep-hop"
+    touch_events = touch.HANDLES  # touch a sheep, a wolf's path
     title = "Sheep Hop!"
     rulebook = "sheep-hop.md"
     min_players = 1
