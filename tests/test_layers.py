@@ -133,9 +133,6 @@ def test_production_code_never_imports_the_test_backends():
     assert offenders == []
 
 
-# Cycles that exist today in files this change does not own, each with why it
-# is left: the test fails on any other cycle, and when one of these is mended
-# (so the list cannot quietly go stale).
 # What the pure core may not load: the other layers, the window toolkit, the device libraries.
 NOT_IN_THE_CORE = ("hardware", "ui", "calibration", "cli", "kivy", "cv2", "pyaudio", "gpiozero")
 
@@ -171,6 +168,8 @@ def test_the_core_check_sees_a_forbidden_import(tmp_path):
     assert sorted(_forbidden_in_core(path)) == ["hardware.audio", "kivy.app"]
 
 
+# Cycles left on purpose, each with why: the test fails on any other cycle, and
+# when one of these is mended (so the list cannot quietly go stale).  None today.
 KNOWN_CYCLES: set[tuple[str, ...]] = set()
 # (ui.boards <-> ui.boards.generic was mended in issue 17: what the pictures are
 # built on moved to ui/boards/base.py, which both import.)
