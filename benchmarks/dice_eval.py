@@ -246,6 +246,11 @@ class Both:
         readings = self.classical if sure(self.classical, gate) and len(self.net) >= len(self.classical) else self.net
         return outcome(self.item, readings, self.classical_ms + self.net_ms)
 
+    def game_count(self, gate: float) -> tuple[bool, int, int, bool, float]:
+        """The hybrid in the app: the game says how many dice it asked for (here the photo's label count)."""
+        stands = classical_stands(self.classical, self.net, gate, expected=len(self.item.dice))
+        return outcome(self.item, self.classical if stands else self.net, self.classical_ms + self.net_ms)
+
     def hybrid(self, gate: float) -> tuple[bool, int, int, bool, float]:
         """The gated hybrid's row: the classical answer when it stands, else the network's (both times paid)."""
         readings = self.classical if classical_stands(self.classical, self.net, gate) else self.net
@@ -300,6 +305,7 @@ def hybrid_table(folds: Path, only: list[str] | None, items: dict, header: str, 
         print_rows("    net (fold)", summarise([(b.item, outcome(b.item, b.net, b.net_ms)) for b in test]))
         print_rows("    classical", summarise([(b.item, outcome(b.item, b.classical, b.classical_ms)) for b in test]))
         print_rows("    hybrid", summarise([(b.item, b.hybrid(gate)) for b in test]))
+        print_rows("    hybrid, the game's count", summarise([(b.item, b.game_count(gate)) for b in test]))
         print_rows("    hybrid, sure alone", summarise([(b.item, b.sure_alone(gate)) for b in test]))
         print_rows("    hybrid, net >= classical", summarise([(b.item, b.covered(gate)) for b in test]))
 

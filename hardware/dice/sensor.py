@@ -150,7 +150,7 @@ class DiceSensor(Sensor):
             self.settle.region = reader.region
             self._held_frames = 0
 
-    def _read(self, die: str) -> Callable[[np.ndarray], list[DieReading]]:
+    def _read(self, die: str, count: int | None = None) -> Callable[[np.ndarray], list[DieReading]]:
         """The read the settle detector makes: nothing while held after a new reader.
 
         The die just sampled still lies in the tray when a profile is saved: it
@@ -158,7 +158,7 @@ class DiceSensor(Sensor):
         """
         if self._held_frames is not None:
             return lambda _f: []
-        return lambda f: self.reader.read(f, die)
+        return lambda f: self.reader.read(f, die, expected=count)
 
     def _release(self) -> None:
         """End the hold on motion after the first frame (a new tray region always looks like motion)."""
@@ -176,7 +176,7 @@ class DiceSensor(Sensor):
         with self._lock:
             wanted = self.waiting
         die = wanted.die if wanted is not None else PIP_DIE
-        readings = self.settle.update(frame, self._read(die))
+        readings = self.settle.update(frame, self._read(die, wanted.count if wanted is not None else None))
         self._release()
         if readings is None:
             return None

@@ -105,7 +105,7 @@ class TableReader:
     def kinds(self) -> list[str]:
         return ["d6"]
 
-    def read(self, frame: np.ndarray, die: str = "d6") -> list[Any]:
+    def read(self, frame: np.ndarray, die: str = "d6", expected: int | None = None) -> list[Any]:
         return self.camera.readings()
 
 

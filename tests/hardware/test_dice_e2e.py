@@ -8,6 +8,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from companion import registry
 from companion.events import Event
@@ -19,10 +20,11 @@ from hardware.sensor import SensorStatus
 from hardware.testing.camera import tumbling_frames
 
 
-def test_video_of_a_settled_pair_is_one_roll_in_fleeced(shared_data: Path, tmp_path: Path) -> None:
-    # Two dice showing 5 and 5 (five_11.jpg; on four_20.jpg, the former photo here, the default hybrid
-    # now reads printed text as a third die; accuracy is measured in benchmarks/dice_eval.py).
-    photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / "five_11.jpg"))
+@pytest.mark.parametrize(("name", "faces"), [("five_11.jpg", (5, 5)), ("four_20.jpg", (4, 4))])
+def test_video_of_a_settled_pair_is_one_roll_in_fleeced(shared_data: Path, tmp_path: Path, name: str, faces: tuple) -> None:
+    # Two dice. On four_20.jpg the network alone takes printed text on a USB hub for a third die: the
+    # sensor gives the reader the game's count (two dice), so the classical reader's sure answer stands.
+    photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / name))
     frames = tumbling_frames(photo, [r.box for r in read_pips(photo)], np.random.default_rng(8), frames=15)
     frames += [photo] * 30  # two seconds lying still
     video = tmp_path / "roll.avi"
@@ -47,7 +49,7 @@ def test_video_of_a_settled_pair_is_one_roll_in_fleeced(shared_data: Path, tmp_p
     assert len(events) == 1, events
     (roll,) = events
     assert roll.type == "roll" and roll.source.value == "camera" and roll.confidence > 0.5
-    assert dict(roll.payload) == {"die": "d6", "faces": (5, 5)}
+    assert dict(roll.payload) == {"die": "d6", "faces": faces}
 
     before = len(session.log)
     session.apply(roll)

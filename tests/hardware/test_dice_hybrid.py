@@ -38,6 +38,21 @@ def test_the_classical_answer_stands_only_when_sure_and_the_network_counts_as_ma
     assert not classical_stands([], [], CLASSICAL_GATE)  # nothing read: the network's (empty) answer
 
 
+def test_the_games_count_is_the_check_when_the_game_says_how_many_dice_it_asked_for() -> None:
+    assert classical_stands(_dice(0.99, 0.95), _dice(0.5, 0.6, 0.7), CLASSICAL_GATE, expected=2)  # the net's extra find
+    assert not classical_stands(_dice(0.99, 0.95), _dice(0.5, 0.6), CLASSICAL_GATE, expected=3)  # a die missed
+    assert not classical_stands(_dice(0.99, 0.5), _dice(0.5, 0.6), CLASSICAL_GATE, expected=2)  # unsure
+    assert classical_stands(_dice(0.99, 0.95), _dice(0.5, 0.6), CLASSICAL_GATE, expected=0)  # 0: not said, the net counts
+
+
+def test_a_label_the_network_takes_for_a_die_does_not_hide_the_classical_answer(shared_data: Path) -> None:
+    # four_20.jpg: two fours, and printed text on a USB hub that the network reads as a third die.
+    frame = read_image(shared_data / "dice" / "webcam-train" / "four_20.jpg")
+    reader = DiceReader()
+    assert len(reader.read(frame)) == 3  # without the game's count the network's extra find wins
+    assert sorted(r.face for r in reader.read(frame, expected=2)) == [4, 4]  # the game asked for two dice
+
+
 def test_the_hybrid_reads_the_ivory_webcam_dice_as_the_classical_reader_does(shared_data: Path) -> None:
     items = _sample(labelled.webcam(shared_data / "dice" / "webcam-train"), 10)
     hybrid = DiceReader()
