@@ -35,6 +35,8 @@ class HistoryScreen(Screen):
         super().__init__(**kw)
         self.game: str | None = None  # None: the whole history
         self.stats: list[DieStats] = []
+        self._asked = 0  # refresh() calls so far: a count that ends after a newer call is counted again
+        self._worker: threading.Thread | None = None
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
@@ -48,8 +50,8 @@ class HistoryScreen(Screen):
         if app.store is None:
             self._counted([])
             return
-        self._asked = getattr(self, "_asked", 0) + 1
-        if getattr(self, "_worker", None) is not None and self._worker.is_alive():
+        self._asked += 1
+        if self._worker is not None and self._worker.is_alive():
             return  # the running count sees this call's games too, or is asked again when it ends
         self.ids.summary.text = "Counting the dice of the stored games…"
         asked, store = self._asked, app.store
