@@ -40,12 +40,14 @@ from hardware.dice import labelled  # noqa: E402
 from hardware.dice.net import CLASSIFIER, CROP, CROP_CONTEXT, DETECTOR, STRIDE, TUNING, detector_input  # noqa: E402
 from hardware.testing.pip_render import render_set  # noqa: E402
 
-CACHE = ROOT / "benchmarks" / "out" / "dice-cache.npz"
+CACHE = ROOT / "benchmarks" / "out" / "dice-cache-colour.npz"  # detector images in colour (BGR)
 SYNTH_TRAIN = (1600, 1601)  # (images, seed) of the synthetic training renders
 SYNTH_TEST = (300, 9001)  # the synthetic group's images the benchmark reads (never trained on by its fold)
 STORE = 64  # stored classifier crops: STORE px for STORE_CONTEXT x the die's side
 STORE_CONTEXT = 2.0
 PATCH = 128  # detector training patches (detector-input pixels)
+DETECTOR_WIDTHS = (8, 16, 24, 32, 24, 16)  # the detector's channels: stride 2, 4, 4 (s4), the stride-8 branch, the fusion
+GREY_SHARE = 0.3  # colour detector: this share of colour training patches is shown in grey (three equal channels)
 
 
 # ----------------------------------------------------------------------------- data
@@ -98,7 +100,7 @@ def _negatives(rng: np.random.Generator, gray: np.ndarray, item: labelled.Labell
 
 
 def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
-    """Every image as the detector sees it, and every die (and some non-dice) as stored crops."""
+    """Every image as the detector sees it (BGR), and every die (and some non-dice) as stored grey crops."""
     rng = np.random.default_rng(seed)
     groups = labelled.real_groups(shared)
     pairs: list[tuple[np.ndarray | None, labelled.Labelled]] = [(None, i) for g in groups.values() for i in g]
@@ -108,7 +110,7 @@ def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
     for idx, (img, item) in enumerate(pairs):
         frame = cv2.imread(str(item.path)) if img is None else img
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        small, scale = detector_input(gray)
+        small, scale = detector_input(frame)
         images.append(small)
         test = item.group == labelled.SYNTHETIC and item.unit.startswith(f"synthetic/{SYNTH_TEST[1]}-")
         img_meta.append((item.group, item.unit, test))
@@ -145,11 +147,13 @@ def load_cache(shared: Path, cache: Path = CACHE) -> dict[str, np.ndarray]:
         return {k: z[k] for k in z.files}
 
 
-def unpack_images(data: dict[str, np.ndarray]) -> list[np.ndarray]:
+def unpack_images(data: dict[str, np.ndarray], channels: int = 3) -> list[np.ndarray]:
+    """The cached detector images: BGR, or grey for a grey detector (``channels`` 1)."""
     out, at = [], 0
-    for h, w in data["shapes"]:
-        out.append(data["flat"][at : at + h * w].reshape(h, w))
-        at += h * w
+    for h, w, c in data["shapes"]:
+        img = data["flat"][at : at + h * w * c].reshape(h, w, c)
+        out.append(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if channels == 1 else img)
+        at += h * w * c
     return out
 
 
@@ -180,15 +184,16 @@ def networks():
         )
 
     class Detector(nn.Module):
-        """Grey frame (1 x H x W, 0..1) -> heat (sigmoid) and log side/4, at H/4 x W/4."""
+        """Frame (channels x H x W, 0..1: BGR or grey) -> heat (sigmoid) and log side/4, at H/4 x W/4."""
 
-        def __init__(self) -> None:
+        def __init__(self, channels: int = 3, widths: tuple[int, ...] = DETECTOR_WIDTHS) -> None:
             super().__init__()
-            self.s4 = nn.Sequential(block(1, 8, 2), block(8, 16, 2), block(16, 24))
-            self.s8 = nn.Sequential(block(24, 32, 2), block(32, 32), block(32, 32, dilation=2), block(32, 32, dilation=4))
+            a, b, c, d, e, f = widths
+            self.s4 = nn.Sequential(block(channels, a, 2), block(a, b, 2), block(b, c))
+            self.s8 = nn.Sequential(block(c, d, 2), block(d, d), block(d, d, dilation=2), block(d, d, dilation=4))
             self.up = nn.Upsample(scale_factor=2, mode="nearest")
-            self.fuse = nn.Sequential(nn.Conv2d(56, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(inplace=True), block(24, 16))
-            self.head = nn.Conv2d(16, 2, 1)
+            self.fuse = nn.Sequential(nn.Conv2d(c + d, e, 1, bias=False), nn.BatchNorm2d(e), nn.ReLU(inplace=True), block(e, f))
+            self.head = nn.Conv2d(f, 2, 1)
             self.head.bias.data[0] = -4.0
 
         def forward(self, x):
@@ -231,9 +236,12 @@ def _step(opt, sched, loss, what: str, started: float, report: bool) -> None:
 
 
 def detector_sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A random patch (scale, quarter turn, flip, light, inversion) and its targets."""
+    """A random patch (scale, quarter turn, flip, light, inversion; colour: grey share, tint) and its targets.
+
+    ``img`` is BGR (H x W x 3) for a colour detector, grey (H x W) for a grey one.
+    """
     scale = math.exp(rng.uniform(math.log(0.5), math.log(2.0)))
-    h, w = img.shape
+    h, w = img.shape[:2]
     cx, cy = rng.uniform(0, w), rng.uniform(0, h)
     m = np.float32([[scale, 0, PATCH / 2 - cx * scale], [0, scale, PATCH / 2 - cy * scale]])
     patch = cv2.warpAffine(img, m, (PATCH, PATCH), flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
@@ -247,13 +255,19 @@ def detector_sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray)
         patch = patch[:, ::-1]
         pts = np.stack([PATCH - pts[:, 0], pts[:, 1]], 1)
     p = patch.astype(np.float32)
+    if p.ndim == 3:
+        if rng.random() < GREY_SHARE:  # a grey camera: three equal channels
+            p = np.repeat(p.mean(axis=2, keepdims=True), 3, axis=2)
+        elif rng.random() < 0.5:  # another white balance
+            p = p * rng.uniform(0.85, 1.15, 3).astype(np.float32)
     if rng.random() < 0.15:
         p = 255 - p
     p = p * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
     if rng.random() < 0.3:
         p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.5, 1.5))
-    p += rng.normal(0, rng.uniform(0, 6), p.shape)
+    p += rng.normal(0, rng.uniform(0, 6), p.shape[:2])[..., None] if p.ndim == 3 else rng.normal(0, rng.uniform(0, 6), p.shape)
     p = np.clip(p, 0, 255) / 255.0
+    p = p.transpose(2, 0, 1) if p.ndim == 3 else p[None]
     g = PATCH // STRIDE
     heat = np.zeros((g, g), np.float32)
     size = np.zeros((g, g), np.float32)
@@ -269,16 +283,19 @@ def detector_sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray)
         near = (xx - i) ** 2 + (yy - j) ** 2 <= r * r
         size[near] = math.log(s / STRIDE)
         mask[near] = 1
-    return p[None], heat, size, mask
+    return np.ascontiguousarray(p, np.float32), heat, size, mask
 
 
-def train_detector(images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarray, steps: int, seed: int):
+def train_detector(
+    images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarray, steps: int, seed: int,
+    channels: int = 3, widths: tuple[int, ...] = DETECTOR_WIDTHS,
+):
     import torch
 
     Detector, _ = networks()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = Detector()
+    net = Detector(channels, widths)
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 4e-3, total_steps=steps, pct_start=0.15)
     by_image = [dice[dice[:, 0] == i] for i in range(len(images))]
@@ -357,7 +374,7 @@ def mine_detector(
     """
     import cv2 as cv
 
-    from hardware.dice.net import peaks
+    from hardware.dice.net import detector_blob, peaks
 
     net = cv.dnn.readNetFromONNX(str(folder / DETECTOR))
     rng = np.random.default_rng(seed + 3)
@@ -368,8 +385,10 @@ def mine_detector(
     for g in sorted(by_group):
         for i in rng.permutation(by_group[g])[:per_group]:
             img = images[i]
-            net.setInput(img.astype(np.float32)[None, None] / 255.0)
+            net.setInput(detector_blob(img, 1 if img.ndim == 2 else 3))
             out = net.forward()[0]
+            if img.ndim == 3:
+                img = cv.cvtColor(img, cv.COLOR_BGR2GRAY)  # the classifier's crops are grey
             labels = dice[dice[:, 0] == i]
             found = peaks(out[0], out[1], 0.15, 0.6)
             for x, y, side, _score in found:
@@ -423,12 +442,12 @@ def train_faces(crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, 
 # ----------------------------------------------------------------------------- export and tuning
 
 
-def export(detector, faces, out: Path) -> None:
+def export(detector, faces, out: Path, channels: int = 3) -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
     if detector is not None:
-        torch.onnx.export(detector, torch.zeros(1, 1, 240, 320), str(out / DETECTOR), input_names=["frame"], output_names=["heat"],
+        torch.onnx.export(detector, torch.zeros(1, channels, 240, 320), str(out / DETECTOR), input_names=["frame"], output_names=["heat"],
                           dynamic_axes={"frame": {0: "n", 2: "h", 3: "w"}}, opset_version=13, dynamo=False)
     if faces is not None:
         torch.onnx.export(faces, torch.zeros(1, 1, CROP, CROP), str(out / CLASSIFIER), input_names=["crops"], output_names=["faces"],
@@ -457,10 +476,11 @@ def count_macs(net, shape: tuple[int, ...]) -> int:
     return total
 
 
-def macs() -> dict[str, int]:
+def macs(channels: int = 3, widths: tuple[int, ...] = DETECTOR_WIDTHS) -> dict[str, int]:
     """Multiply-adds of the two networks (weights do not matter): the benchmark's Pi estimate."""
-    detector, faces = (net() for net in networks())
-    return {"macs_detector_640x480": count_macs(detector.eval(), (1, 1, 240, 320)),
+    Detector, Faces = networks()
+    detector, faces = Detector(channels, widths), Faces()
+    return {"macs_detector_640x480": count_macs(detector.eval(), (1, channels, 240, 320)),
             "macs_face": count_macs(faces.eval(), (1, 1, CROP, CROP))}
 
 
@@ -499,7 +519,7 @@ def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]]) -
     for img, item in photos:
         frame = read_image(item.path) if img is None else img
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        first, fine = reader.heatmaps(gray)
+        first, fine = reader.heatmaps(frame if reader.channels == 3 else gray)
         for e, (heat, scale) in enumerate((first, fine or first)):
             for c, same in enumerate(SAME_DIE):
                 found = [(x / scale, y / scale, s / scale, p) for x, y, s, p in peaks(heat[0], heat[1], min(THRESHOLDS), same)]
@@ -530,6 +550,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--detector-steps", type=int, default=3000)
     ap.add_argument("--face-steps", type=int, default=6000)
+    ap.add_argument("--channels", type=int, choices=(1, 3), default=3, help="the detector's input: 3 colour (BGR), 1 grey")
+    ap.add_argument("--detector-widths", type=lambda v: tuple(int(c) for c in v.split(",")), default=DETECTOR_WIDTHS,
+                    help="the detector's six channel counts, comma-separated (default: %(default)s)")
     ap.add_argument("--shared", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
@@ -546,11 +569,15 @@ def main() -> int:
     if args.tune_only:  # weights already trained: tune them again (the tuning recipe changed)
         before = json.loads((args.out / TUNING).read_text())
         before.update(tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed)))
-        before.update(macs())
+        before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS))))
         (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
         return 0
+    if args.detector_from:  # the kept detector's input and widths
+        kept = json.loads((args.detector_from / TUNING).read_text())
+        args.channels = int(kept.get("channels", 1))
+        args.detector_widths = tuple(kept.get("detector_widths", DETECTOR_WIDTHS))
     data = load_cache(shared, args.cache)
-    images = unpack_images(data)
+    images = unpack_images(data, args.channels)
     GROUP_OF = data["group"]
     chosen = fold_images(data, args.hold_out, args.within)
     print(f"training on {int(chosen.sum())} images ({what})", flush=True)
@@ -565,19 +592,20 @@ def main() -> int:
         if args.detector_from.resolve() != args.out.resolve():
             shutil.copy(args.detector_from / DETECTOR, args.out / DETECTOR)
     else:
-        detector = train_detector(images, data["dice"], chosen, args.detector_steps, args.seed)
+        detector = train_detector(images, data["dice"], chosen, args.detector_steps, args.seed, args.channels, args.detector_widths)
     if detector is not None:
-        export(detector, None, args.out)
+        export(detector, None, args.out, args.channels)
     mined, mined_meta, errors = mine_detector(args.out, images, data["dice"], chosen, args.seed)
     crops = np.concatenate([data["crops"], mined])
     meta = np.concatenate([data["crop_meta"], mined_meta])
     faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors)
     export(None, faces, args.out)
-    (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5}))
+    (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, "channels": args.channels}))
     del data, images
     tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed))
-    tuning.update(macs())
-    tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps})
+    tuning.update(macs(args.channels, args.detector_widths))
+    tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps,
+                   "channels": args.channels, "detector_widths": list(args.detector_widths)})
     (args.out / TUNING).write_text(json.dumps(tuning, indent=1) + "\n")
     print(f"done in {time.time() - started:.0f} s: {args.out}", flush=True)
     return 0

@@ -4,13 +4,15 @@ Two small networks, trained by ``benchmarks/dice_train.py`` (``make
 train-dice``) and shipped as ONNX in ``hardware/dice/weights/``, run through
 OpenCV's ``dnn`` module, so the Pi installs nothing new:
 
-1. **Detector** (CenterNet-style): the frame, in grey, scaled so its long
-   side is ``DETECT_SIDE`` pixels whatever the camera (a 12 MP photo costs the
-   same as a webcam frame), gives a heatmap of die centres and each die's
-   side (log) at a quarter of that resolution.  Peaks above the tuned
-   threshold are dice; a peak within half a die of a stronger one is the same
-   die.  Grey, because three of the four real photo groups are grey and a
-   die's colour says nothing about its value: dice of any colour look alike.
+1. **Detector** (CenterNet-style): the frame, in colour (``channels`` 3 in
+   ``tuning.json``; a grey frame as three equal channels) or in grey (weights
+   trained before colour), scaled so its long side is ``DETECT_SIDE`` pixels
+   whatever the camera (a 12 MP photo costs the same as a webcam frame),
+   gives a heatmap of die centres and each die's side (log) at a quarter of
+   that resolution.  Peaks above the tuned threshold are dice; a peak within
+   half a die of a stronger one is the same die.  Colour, because a coloured
+   die on coloured felt can be the felt's grey; trained on colour and grey
+   photos both, so it reads either.
 2. **Face classifier**: each die is cut out of the frame at full resolution
    (a square of ``CROP_CONTEXT`` times its side, axis-aligned), resampled to
    ``CROP`` x ``CROP`` and normalised by its own mean and spread, so light and
@@ -20,7 +22,7 @@ OpenCV's ``dnn`` module, so the Pi installs nothing new:
    side faces in view, so it reads the face that faces the camera.
 
 ``tuning.json`` beside the weights holds what the training command tuned on
-its training groups (the heatmap threshold).
+its training groups (the heatmap threshold) and the detector's input channels.
 """
 
 from __future__ import annotations
@@ -57,12 +59,12 @@ FINE_MAX = 800
 FINE_HEAT = 0.3  # the peaks whose sides estimate the dice's size
 
 
-def detector_input(gray: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
-    """The grey frame scaled to ``side`` on its long side, padded to a multiple of 8; and the scale."""
-    h, w = gray.shape[:2]
+def detector_input(frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
+    """The frame (grey or colour) scaled to ``side`` on its long side, padded to a multiple of 8; and the scale."""
+    h, w = frame.shape[:2]
     scale = side / max(h, w)
     nh, nw = max(8, round(h * scale)), max(8, round(w * scale))
-    small = cv2.resize(gray, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    small = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     ph, pw = -nh % 8, -nw % 8
     if ph or pw:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
@@ -82,6 +84,15 @@ def crop_die(gray: np.ndarray, x: float, y: float, side: float, size: int = CROP
         roi = cv2.copyMakeBorder(roi, top, bottom, left, right, cv2.BORDER_REPLICATE)
     shrink = roi.shape[0] > size
     return cv2.resize(roi, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR).astype(np.float32)
+
+
+def detector_blob(small: np.ndarray, channels: int) -> np.ndarray:
+    """A detector-input image (grey or BGR) as the network's input: 1 x ``channels`` x H x W, 0..1."""
+    if channels == 1:
+        grey = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        return grey.astype(np.float32)[None, None] / 255.0
+    colour = small if small.ndim == 3 else cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    return np.ascontiguousarray(colour.transpose(2, 0, 1), np.float32)[None] / 255.0
 
 
 def normalise_crops(crops: np.ndarray) -> np.ndarray:
@@ -146,22 +157,23 @@ class NetReader:
         self.min_face = float(tuning.get("min_face", 0.5))
         self.same_die = float(tuning.get("same_die", SAME_DIE))
         self.fine = bool(tuning.get("fine", False))  # the finer second pass (tuned: on or off)
+        self.channels = int(tuning.get("channels", 1))  # the detector's input: 3 colour, 1 grey
 
-    def heatmap(self, gray: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
-        """The detector's output (heat, log side) for a grey frame, and the frame's scale to its input."""
-        small, scale = detector_input(gray, side)
-        self._detector.setInput(small.astype(np.float32)[None, None] / 255.0)
+    def heatmap(self, frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
+        """The detector's output (heat, log side) for a frame (grey or BGR), and the frame's scale to its input."""
+        small, scale = detector_input(frame, side)
+        self._detector.setInput(detector_blob(small, self.channels))
         return self._detector.forward()[0], scale
 
-    def heatmaps(self, gray: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
+    def heatmaps(self, frame: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
         """The first pass's heatmap, and the finer second pass's when the dice found are small (else None)."""
-        first = self.heatmap(gray)
-        side = fine_side(first[0], max(gray.shape[:2]))
-        return first, (self.heatmap(gray, side) if side else None)
+        first = self.heatmap(frame)
+        side = fine_side(first[0], max(frame.shape[:2]))
+        return first, (self.heatmap(frame, side) if side else None)
 
-    def detect(self, gray: np.ndarray, threshold: float | None = None, same_die: float | None = None) -> list[tuple[float, float, float, float]]:
-        """Dice in a grey frame: (x, y, side, score) in frame pixels."""
-        first, fine = self.heatmaps(gray) if self.fine else (self.heatmap(gray), None)
+    def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None) -> list[tuple[float, float, float, float]]:
+        """Dice in a frame (grey or BGR): (x, y, side, score) in frame pixels."""
+        first, fine = self.heatmaps(frame) if self.fine else (self.heatmap(frame), None)
         out, scale = fine or first
         found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]
@@ -182,18 +194,18 @@ class NetReader:
         return float(self.tuning.get("macs_detector_640x480", 0)), float(self.tuning.get("macs_face", 0))
 
     def read(self, frame: np.ndarray, region: Box | None = None) -> list[DieReading]:
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         ox = oy = 0
         if region is not None:
             ox, oy, w, h = region
-            gray = gray[oy : oy + h, ox : ox + w]
-        if gray.shape[0] < 8 or gray.shape[1] < 8:
+            frame = frame[oy : oy + h, ox : ox + w]
+        if frame.shape[0] < 8 or frame.shape[1] < 8:
             return []
         shrink = 1.0
-        if max(gray.shape) > WORK_SIDE:  # a huge frame: nothing is read finer than this
-            shrink = WORK_SIDE / max(gray.shape)
-            gray = cv2.resize(gray, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-        dice = self.detect(gray)
+        if max(frame.shape[:2]) > WORK_SIDE:  # a huge frame: nothing is read finer than this
+            shrink = WORK_SIDE / max(frame.shape[:2])
+            frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        dice = self.detect(frame if self.channels == 3 else gray)
         probs = self.classify(gray, dice)
         readings = []
         for (x, y, side, _score), p in zip(dice, probs, strict=True):
