@@ -39,7 +39,7 @@ import math
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -226,6 +226,20 @@ def logo_table(folds: Path, only: list[str] | None, items: dict, header: str) ->
             print_rows(g, score(reader, held))
 
 
+# When the classical answer stands, by gate rule: (classical readings, network readings, gate, labelled dice) -> bool.
+Rule = Callable[[list, list, float, int], bool]
+RULES: dict[str, Rule] = {
+    # the gated hybrid's row: the classical answer when it is sure and the network counts as many dice
+    "hybrid": lambda classical, net, gate, _n: classical_stands(classical, net, gate),
+    # the hybrid in the app: the game says how many dice it asked for (here the photo's label count)
+    "game_count": lambda classical, net, gate, n: classical_stands(classical, net, gate, expected=n),
+    # the former gate: the classical answer whenever it is sure, whatever the network counts
+    "sure_alone": lambda classical, _net, gate, _n: sure(classical, gate),
+    # a variant: the classical answer when sure and the network finds at least as many dice
+    "covered": lambda classical, net, gate, _n: sure(classical, gate) and len(net) >= len(classical),
+}
+
+
 @dataclass
 class Both:
     """One photo read by the classical reader and by a network, with their times."""
@@ -236,25 +250,10 @@ class Both:
     net: list
     net_ms: float
 
-    def sure_alone(self, gate: float) -> tuple[bool, int, int, bool, float]:
-        """The former gate: the classical answer whenever it is sure, whatever the network counts."""
-        readings = self.classical if sure(self.classical, gate) else self.net
-        return outcome(self.item, readings, self.classical_ms + self.net_ms)
-
-    def covered(self, gate: float) -> tuple[bool, int, int, bool, float]:
-        """A variant: the classical answer when sure and the network finds at least as many dice."""
-        readings = self.classical if sure(self.classical, gate) and len(self.net) >= len(self.classical) else self.net
-        return outcome(self.item, readings, self.classical_ms + self.net_ms)
-
-    def game_count(self, gate: float) -> tuple[bool, int, int, bool, float]:
-        """The hybrid in the app: the game says how many dice it asked for (here the photo's label count)."""
-        stands = classical_stands(self.classical, self.net, gate, expected=len(self.item.dice))
+    def gated(self, gate: float, rule: str = "hybrid") -> tuple[bool, int, int, bool, float]:
+        """The photo's row when the classical answer stands by ``rule`` (``RULES``), else the network's (both times paid)."""
+        stands = RULES[rule](self.classical, self.net, gate, len(self.item.dice))
         return outcome(self.item, self.classical if stands else self.net, self.classical_ms + self.net_ms)
-
-    def hybrid(self, gate: float) -> tuple[bool, int, int, bool, float]:
-        """The gated hybrid's row: the classical answer when it stands, else the network's (both times paid)."""
-        readings = self.classical if classical_stands(self.classical, self.net, gate) else self.net
-        return outcome(self.item, readings, self.classical_ms + self.net_ms)
 
 
 _classical_cache: dict[int, tuple[list, float]] = {}
@@ -285,7 +284,7 @@ def tune_gate(reads: dict[str, list[Both]]) -> tuple[float, float]:
     candidates = sorted({min(r.confidence for r in b.classical) for bs in reads.values() for b in bs if b.classical})
     best = (-1.0, 1.01)
     for gate in [*candidates, 1.01]:
-        acc = float(np.mean([np.mean([b.hybrid(gate)[0] for b in bs]) for bs in reads.values() if bs]))
+        acc = float(np.mean([np.mean([b.gated(gate)[0] for b in bs]) for bs in reads.values() if bs]))
         if acc > best[0] + 1e-12:
             best = (acc, gate)
     return best[1], best[0]
@@ -304,10 +303,9 @@ def hybrid_table(folds: Path, only: list[str] | None, items: dict, header: str, 
         print(f"  {g}: gate {gate:.3f} (training groups' mean image accuracy {acc:.3f})", flush=True)
         print_rows("    net (fold)", summarise([(b.item, outcome(b.item, b.net, b.net_ms)) for b in test]))
         print_rows("    classical", summarise([(b.item, outcome(b.item, b.classical, b.classical_ms)) for b in test]))
-        print_rows("    hybrid", summarise([(b.item, b.hybrid(gate)) for b in test]))
-        print_rows("    hybrid, the game's count", summarise([(b.item, b.game_count(gate)) for b in test]))
-        print_rows("    hybrid, sure alone", summarise([(b.item, b.sure_alone(gate)) for b in test]))
-        print_rows("    hybrid, net >= classical", summarise([(b.item, b.covered(gate)) for b in test]))
+        for rule, label in (("hybrid", "hybrid"), ("game_count", "hybrid, the game's count"),
+                            ("sure_alone", "hybrid, sure alone"), ("covered", "hybrid, net >= classical")):
+            print_rows(f"    {label}", summarise([(b.item, b.gated(gate, rule)) for b in test]))
 
 
 def shipped_gate(only: list[str] | None, items: dict, n: int = GATE_PHOTOS) -> None:
@@ -323,8 +321,8 @@ def shipped_gate(only: list[str] | None, items: dict, n: int = GATE_PHOTOS) -> N
     gates = (0.8, 0.85, 0.89, gate, 0.95, 1.01)
     print("  image accuracy on those photos by gate: " + "  ".join(f"{v:.3f}" for v in gates) + "  (1.01: the network alone)")
     for g, bs in reads.items():
-        print(f"  {g:<20} " + "  ".join(f"{np.mean([b.hybrid(v)[0] for b in bs]):.3f}" for v in gates)
-              + f"   (the former rule, sure alone, at {gate:.3f}: {np.mean([b.sure_alone(gate)[0] for b in bs]):.3f})")
+        print(f"  {g:<20} " + "  ".join(f"{np.mean([b.gated(v)[0] for b in bs]):.3f}" for v in gates)
+              + f"   (the former rule, sure alone, at {gate:.3f}: {np.mean([b.gated(gate, 'sure_alone')[0] for b in bs]):.3f})")
 
 
 def subsample(group: list, sample: int) -> list:
