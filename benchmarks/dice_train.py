@@ -40,7 +40,7 @@ from hardware.dice import labelled  # noqa: E402
 from hardware.dice.net import CLASSIFIER, CROP, CROP_CONTEXT, DETECTOR, STRIDE, TUNING, detector_input  # noqa: E402
 from hardware.testing.pip_render import render_set  # noqa: E402
 
-CACHE = ROOT / "benchmarks" / "out" / "dice-cache-colour.npz"  # detector images in colour (BGR)
+CACHE = ROOT / "benchmarks" / "out" / "dice-cache-bgr.npz"  # detector images and crops in colour (BGR)
 SYNTH_TRAIN = (1600, 1601)  # (images, seed) of the synthetic training renders
 SYNTH_TEST = (300, 9001)  # the synthetic group's images the benchmark reads (never trained on by its fold)
 STORE = 64  # stored classifier crops: STORE px for STORE_CONTEXT x the die's side
@@ -66,21 +66,21 @@ def synthetic_items(n: int, seed: int, size: int = 320) -> list[tuple[np.ndarray
     return out
 
 
-def _store_crop(gray: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
+def _store_crop(frame: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
     half = STORE_CONTEXT * side / 2
     m = np.float32([[STORE / (2 * half), 0, STORE / 2 - x * STORE / (2 * half)], [0, STORE / (2 * half), STORE / 2 - y * STORE / (2 * half)]])
     if 2 * half > 2 * STORE:  # large die: shrink first so the warp does not alias
         f = STORE * 1.5 / (2 * half)
-        small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(frame, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         m = m.copy()
         m[:, :2] /= f
         return cv2.warpAffine(small, m, (STORE, STORE), borderMode=cv2.BORDER_REPLICATE)
-    return cv2.warpAffine(gray, m, (STORE, STORE), borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(frame, m, (STORE, STORE), borderMode=cv2.BORDER_REPLICATE)
 
 
-def _negatives(rng: np.random.Generator, gray: np.ndarray, item: labelled.Labelled, n: int) -> list[tuple[np.ndarray, float]]:
+def _negatives(rng: np.random.Generator, frame: np.ndarray, item: labelled.Labelled, n: int) -> list[tuple[np.ndarray, float]]:
     """Crops with no die at their centre: the surface, clutter, half a die."""
-    h, w = gray.shape
+    h, w = frame.shape[:2]
     out = []
     sides = [d.size for d in item.dice] or [min(h, w) / 8]
     for _ in range(n * 4):
@@ -95,12 +95,12 @@ def _negatives(rng: np.random.Generator, gray: np.ndarray, item: labelled.Labell
         else:
             x, y = rng.uniform(0, w), rng.uniform(0, h)
         if all(math.hypot(x - d.x, y - d.y) > 0.55 * d.size for d in item.dice):
-            out.append((_store_crop(gray, x, y, side), side))
+            out.append((_store_crop(frame, x, y, side), side))
     return out
 
 
 def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
-    """Every image as the detector sees it (BGR), and every die (and some non-dice) as stored grey crops."""
+    """Every image as the detector sees it, and every die (and some non-dice) as stored crops (all BGR)."""
     rng = np.random.default_rng(seed)
     groups = labelled.real_groups(shared)
     pairs: list[tuple[np.ndarray | None, labelled.Labelled]] = [(None, i) for g in groups.values() for i in g]
@@ -109,16 +109,15 @@ def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
     images, img_meta, dice_rows, crops, crop_meta = [], [], [], [], []
     for idx, (img, item) in enumerate(pairs):
         frame = cv2.imread(str(item.path)) if img is None else img
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         small, scale = detector_input(frame)
         images.append(small)
         test = item.group == labelled.SYNTHETIC and item.unit.startswith(f"synthetic/{SYNTH_TEST[1]}-")
         img_meta.append((item.group, item.unit, test))
         for d in item.dice:
             dice_rows.append((idx, d.x * scale, d.y * scale, d.size * scale, d.value))
-            crops.append(_store_crop(gray, d.x, d.y, d.size))
+            crops.append(_store_crop(frame, d.x, d.y, d.size))
             crop_meta.append((idx, d.value))
-        for c, _side in _negatives(rng, gray, item, max(1, len(item.dice) // 2)):
+        for c, _side in _negatives(rng, frame, item, max(1, len(item.dice) // 2)):
             crops.append(c)
             crop_meta.append((idx, 0))
     shapes = np.array([i.shape for i in images])
@@ -203,12 +202,12 @@ def networks():
             return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
 
     class Faces(nn.Module):
-        """A normalised grey crop (1 x 32 x 32) -> probabilities of: not a die, 1..6."""
+        """A normalised crop (channels x 32 x 32: BGR or grey) -> probabilities of: not a die, 1..6."""
 
-        def __init__(self) -> None:
+        def __init__(self, channels: int = 3) -> None:
             super().__init__()
             self.body = nn.Sequential(
-                block(1, 16), nn.MaxPool2d(2),
+                block(channels, 16), nn.MaxPool2d(2),
                 block(16, 32), block(32, 32), nn.MaxPool2d(2),
                 block(32, 64), nn.MaxPool2d(2),
                 block(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
@@ -235,6 +234,20 @@ def _step(opt, sched, loss, what: str, started: float, report: bool) -> None:
         print(f"  {what} loss {loss.item():.3f} ({time.time() - started:.0f} s)", flush=True)
 
 
+def colour_jitter(rng: np.random.Generator, p: np.ndarray, permute: float = 0.0) -> np.ndarray:
+    """A colour patch (H x W x 3) shown as a grey camera would (``GREY_SHARE``), or white-balanced otherwise,
+    its channels swapped at random with probability ``permute`` (a die's colour does not change its value)."""
+    if p.ndim != 3:
+        return p
+    if rng.random() < GREY_SHARE:  # a grey camera: three equal channels
+        return np.repeat(p.mean(axis=2, keepdims=True), 3, axis=2)
+    if rng.random() < permute:
+        p = p[..., rng.permutation(3)]
+    if rng.random() < 0.5:  # another white balance
+        p = p * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    return p
+
+
 def detector_sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A random patch (scale, quarter turn, flip, light, inversion; colour: grey share, tint) and its targets.
 
@@ -254,12 +267,7 @@ def detector_sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray)
     if rng.random() < 0.5:
         patch = patch[:, ::-1]
         pts = np.stack([PATCH - pts[:, 0], pts[:, 1]], 1)
-    p = patch.astype(np.float32)
-    if p.ndim == 3:
-        if rng.random() < GREY_SHARE:  # a grey camera: three equal channels
-            p = np.repeat(p.mean(axis=2, keepdims=True), 3, axis=2)
-        elif rng.random() < 0.5:  # another white balance
-            p = p * rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    p = colour_jitter(rng, patch.astype(np.float32))
     if rng.random() < 0.15:
         p = 255 - p
     p = p * rng.uniform(0.6, 1.3) + rng.uniform(-30, 30)
@@ -349,7 +357,7 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
     centre = np.array([STORE / 2, STORE / 2]) + np.clip(offset, -0.3 * side, 0.3 * side)
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), rng.uniform(0, 360), f)
     m[:, 2] += CROP / 2 - centre
-    p = cv2.warpAffine(crop, m, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    p = colour_jitter(rng, cv2.warpAffine(crop, m, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE).astype(np.float32), 0.5)
     if rng.random() < 0.5:
         p = p[:, ::-1]
     if rng.random() < 0.3:
@@ -387,8 +395,6 @@ def mine_detector(
             img = images[i]
             net.setInput(detector_blob(img, 1 if img.ndim == 2 else 3))
             out = net.forward()[0]
-            if img.ndim == 3:
-                img = cv.cvtColor(img, cv.COLOR_BGR2GRAY)  # the classifier's crops are grey
             labels = dice[dice[:, 0] == i]
             found = peaks(out[0], out[1], 0.15, 0.6)
             for x, y, side, _score in found:
@@ -413,7 +419,11 @@ def mine_detector(
     return np.stack(crops), np.array(meta, np.int64), errors_a
 
 
-def train_faces(crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int, errors: np.ndarray | None = None):
+def train_faces(
+    crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int,
+    errors: np.ndarray | None = None, channels: int = 3,
+):
+    """The face classifier on the stored crops (BGR; grey for a grey classifier, ``channels`` 1)."""
     import torch
 
     from hardware.dice.net import normalise_crops
@@ -421,7 +431,9 @@ def train_faces(crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, 
     _, Faces = networks()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed + 1)
-    net = Faces()
+    net = Faces(channels)
+    if channels == 1 and crops.ndim == 4:
+        crops = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in crops])
     opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 5e-3, total_steps=steps, pct_start=0.15)
     use = np.nonzero(chosen_images[meta[:, 0]])[0]
@@ -442,7 +454,7 @@ def train_faces(crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, 
 # ----------------------------------------------------------------------------- export and tuning
 
 
-def export(detector, faces, out: Path, channels: int = 3) -> None:
+def export(detector, faces, out: Path, channels: int = 3, face_channels: int = 3) -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -450,7 +462,7 @@ def export(detector, faces, out: Path, channels: int = 3) -> None:
         torch.onnx.export(detector, torch.zeros(1, channels, 240, 320), str(out / DETECTOR), input_names=["frame"], output_names=["heat"],
                           dynamic_axes={"frame": {0: "n", 2: "h", 3: "w"}}, opset_version=13, dynamo=False)
     if faces is not None:
-        torch.onnx.export(faces, torch.zeros(1, 1, CROP, CROP), str(out / CLASSIFIER), input_names=["crops"], output_names=["faces"],
+        torch.onnx.export(faces, torch.zeros(1, face_channels, CROP, CROP), str(out / CLASSIFIER), input_names=["crops"], output_names=["faces"],
                           dynamic_axes={"crops": {0: "n"}}, opset_version=13, dynamo=False)
 
 
@@ -476,12 +488,12 @@ def count_macs(net, shape: tuple[int, ...]) -> int:
     return total
 
 
-def macs(channels: int = 3, widths: tuple[int, ...] = DETECTOR_WIDTHS) -> dict[str, int]:
+def macs(channels: int = 3, widths: tuple[int, ...] = DETECTOR_WIDTHS, face_channels: int = 3) -> dict[str, int]:
     """Multiply-adds of the two networks (weights do not matter): the benchmark's Pi estimate."""
     Detector, Faces = networks()
-    detector, faces = Detector(channels, widths), Faces()
+    detector, faces = Detector(channels, widths), Faces(face_channels)
     return {"macs_detector_640x480": count_macs(detector.eval(), (1, channels, 240, 320)),
-            "macs_face": count_macs(faces.eval(), (1, 1, CROP, CROP))}
+            "macs_face": count_macs(faces.eval(), (1, face_channels, CROP, CROP))}
 
 
 def tuning_photos(shared: Path, hold_out: str | None, within: bool, seed: int) -> list[tuple[np.ndarray | None, labelled.Labelled]]:
@@ -518,12 +530,11 @@ def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]]) -
     right = np.zeros((2, len(SAME_DIE), len(THRESHOLDS), len(MIN_FACE)))
     for img, item in photos:
         frame = read_image(item.path) if img is None else img
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        first, fine = reader.heatmaps(frame if reader.channels == 3 else gray)
+        first, fine = reader.heatmaps(frame)
         for e, (heat, scale) in enumerate((first, fine or first)):
             for c, same in enumerate(SAME_DIE):
                 found = [(x / scale, y / scale, s / scale, p) for x, y, s, p in peaks(heat[0], heat[1], min(THRESHOLDS), same)]
-                probs = reader.classify(gray, found)
+                probs = reader.classify(frame, found)
                 faces = [(s, int(np.argmax(p[1:])) + 1, p) for (_, _, _, s), p in zip(found, probs, strict=True)]
                 for a, t in enumerate(THRESHOLDS):
                     for b, m in enumerate(MIN_FACE):
@@ -551,6 +562,7 @@ def main() -> int:
     ap.add_argument("--detector-steps", type=int, default=3000)
     ap.add_argument("--face-steps", type=int, default=6000)
     ap.add_argument("--channels", type=int, choices=(1, 3), default=3, help="the detector's input: 3 colour (BGR), 1 grey")
+    ap.add_argument("--face-channels", type=int, choices=(1, 3), default=3, help="the face classifier's crops: 3 colour, 1 grey")
     ap.add_argument("--detector-widths", type=lambda v: tuple(int(c) for c in v.split(",")), default=DETECTOR_WIDTHS,
                     help="the detector's six channel counts, comma-separated (default: %(default)s)")
     ap.add_argument("--shared", type=Path, default=None)
@@ -569,7 +581,7 @@ def main() -> int:
     if args.tune_only:  # weights already trained: tune them again (the tuning recipe changed)
         before = json.loads((args.out / TUNING).read_text())
         before.update(tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed)))
-        before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS))))
+        before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS)), before.get("face_channels", 1)))
         (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
         return 0
     if args.detector_from:  # the kept detector's input and widths
@@ -598,14 +610,14 @@ def main() -> int:
     mined, mined_meta, errors = mine_detector(args.out, images, data["dice"], chosen, args.seed)
     crops = np.concatenate([data["crops"], mined])
     meta = np.concatenate([data["crop_meta"], mined_meta])
-    faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors)
-    export(None, faces, args.out)
-    (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, "channels": args.channels}))
+    faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels)
+    export(None, faces, args.out, face_channels=args.face_channels)
+    channels = {"channels": args.channels, "face_channels": args.face_channels, "detector_widths": list(args.detector_widths)}
+    (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
     tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed))
-    tuning.update(macs(args.channels, args.detector_widths))
-    tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps,
-                   "channels": args.channels, "detector_widths": list(args.detector_widths)})
+    tuning.update(macs(args.channels, args.detector_widths, args.face_channels))
+    tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps, **channels})
     (args.out / TUNING).write_text(json.dumps(tuning, indent=1) + "\n")
     print(f"done in {time.time() - started:.0f} s: {args.out}", flush=True)
     return 0

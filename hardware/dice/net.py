@@ -71,14 +71,14 @@ def detector_input(frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarr
     return small, scale
 
 
-def crop_die(gray: np.ndarray, x: float, y: float, side: float, size: int = CROP) -> np.ndarray:
-    """The die's square crop (``CROP_CONTEXT`` x its side), resampled to ``size`` (float32, 0..255)."""
+def crop_die(frame: np.ndarray, x: float, y: float, side: float, size: int = CROP) -> np.ndarray:
+    """The die's square crop (``CROP_CONTEXT`` x its side; grey or BGR), resampled to ``size`` (float32, 0..255)."""
     half = max(2.0, CROP_CONTEXT * side / 2)
     x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
-    h, w = gray.shape[:2]
-    roi = gray[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
+    h, w = frame.shape[:2]
+    roi = frame[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
     if roi.size == 0:
-        return np.zeros((size, size), np.float32)
+        return np.zeros((size, size, *frame.shape[2:]), np.float32)
     top, left, bottom, right = max(0, -y0), max(0, -x0), max(0, y1 - h), max(0, x1 - w)
     if top or left or bottom or right:
         roi = cv2.copyMakeBorder(roi, top, bottom, left, right, cv2.BORDER_REPLICATE)
@@ -86,20 +86,31 @@ def crop_die(gray: np.ndarray, x: float, y: float, side: float, size: int = CROP
     return cv2.resize(roi, (size, size), interpolation=cv2.INTER_AREA if shrink else cv2.INTER_LINEAR).astype(np.float32)
 
 
+def as_channels(frame: np.ndarray, channels: int) -> np.ndarray:
+    """The frame as a network with ``channels`` inputs takes it: grey (H x W) or BGR (H x W x 3)."""
+    if channels == 1:
+        return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    return frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+
+
 def detector_blob(small: np.ndarray, channels: int) -> np.ndarray:
     """A detector-input image (grey or BGR) as the network's input: 1 x ``channels`` x H x W, 0..1."""
-    if channels == 1:
-        grey = small if small.ndim == 2 else cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        return grey.astype(np.float32)[None, None] / 255.0
-    colour = small if small.ndim == 3 else cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
-    return np.ascontiguousarray(colour.transpose(2, 0, 1), np.float32)[None] / 255.0
+    img = as_channels(small, channels)
+    img = img[..., None] if img.ndim == 2 else img
+    return np.ascontiguousarray(img.transpose(2, 0, 1), np.float32)[None] / 255.0
 
 
 def normalise_crops(crops: np.ndarray) -> np.ndarray:
-    """Each crop by its own mean and spread (N x S x S -> N x 1 x S x S)."""
-    mean = crops.mean(axis=(1, 2), keepdims=True)
-    std = crops.std(axis=(1, 2), keepdims=True)
-    return ((crops - mean) / (std + 8.0))[:, None].astype(np.float32)
+    """Each crop by its own mean and spread, over all its channels (N x S x S [x 3] -> N x C x S x S).
+
+    One mean and spread for the three channels of a colour crop, so its
+    colours keep their contrasts (red pips on a blue die differ in hue more
+    than in brightness).
+    """
+    crops = crops[..., None] if crops.ndim == 3 else crops
+    mean = crops.mean(axis=(1, 2, 3), keepdims=True)
+    std = crops.std(axis=(1, 2, 3), keepdims=True)
+    return np.ascontiguousarray(((crops - mean) / (std + 8.0)).transpose(0, 3, 1, 2), np.float32)
 
 
 def peaks(
@@ -158,6 +169,7 @@ class NetReader:
         self.same_die = float(tuning.get("same_die", SAME_DIE))
         self.fine = bool(tuning.get("fine", False))  # the finer second pass (tuned: on or off)
         self.channels = int(tuning.get("channels", 1))  # the detector's input: 3 colour, 1 grey
+        self.face_channels = int(tuning.get("face_channels", 1))  # the classifier's crops: 3 colour, 1 grey
 
     def heatmap(self, frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
         """The detector's output (heat, log side) for a frame (grey or BGR), and the frame's scale to its input."""
@@ -173,16 +185,18 @@ class NetReader:
 
     def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None) -> list[tuple[float, float, float, float]]:
         """Dice in a frame (grey or BGR): (x, y, side, score) in frame pixels."""
+        frame = as_channels(frame, self.channels)
         first, fine = self.heatmaps(frame) if self.fine else (self.heatmap(frame), None)
         out, scale = fine or first
         found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]
 
-    def classify(self, gray: np.ndarray, dice: list[tuple[float, float, float, float]]) -> np.ndarray:
-        """Class probabilities (N x 7: not a die, 1..6) for each detected die."""
+    def classify(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]]) -> np.ndarray:
+        """Class probabilities (N x 7: not a die, 1..6) for each detected die in a frame (grey or BGR)."""
         if not dice:
             return np.zeros((0, 7), np.float32)
-        crops = normalise_crops(np.stack([crop_die(gray, x, y, s) for x, y, s, _ in dice]))
+        frame = as_channels(frame, self.face_channels)
+        crops = normalise_crops(np.stack([crop_die(frame, x, y, s) for x, y, s, _ in dice]))
         # The four quarter turns of each crop, averaged: the face's value does not turn with it.
         turns = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(TURNS)])
         self._faces.setInput(np.ascontiguousarray(turns))
@@ -204,9 +218,8 @@ class NetReader:
         if max(frame.shape[:2]) > WORK_SIDE:  # a huge frame: nothing is read finer than this
             shrink = WORK_SIDE / max(frame.shape[:2])
             frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        dice = self.detect(frame if self.channels == 3 else gray)
-        probs = self.classify(gray, dice)
+        dice = self.detect(frame)
+        probs = self.classify(frame, dice)
         readings = []
         for (x, y, side, _score), p in zip(dice, probs, strict=True):
             x, y, side = x / shrink, y / shrink, side / shrink
