@@ -21,7 +21,10 @@ from hardware.dice.net import (
     STRIDE,
     WEIGHTS,
     NetReader,
+    as_channels,
+    detector_blob,
     fine_side,
+    normalise_crops,
     shared_reader,
 )
 from hardware.dice.reader import DiceReader
@@ -57,6 +60,19 @@ def test_the_shipped_weights_are_small_and_load() -> None:
     blank = np.full((480, 640, 3), 128, np.uint8)
     assert reader.read(blank) == []  # an empty grey table holds no dice
     assert reader.read(np.zeros((4, 4, 3), np.uint8)) == []
+
+
+def test_frames_reach_each_network_in_its_own_channels() -> None:
+    """A colour network takes a grey frame as three equal channels; a grey one takes a colour frame in grey."""
+    bgr = np.random.default_rng(0).integers(0, 256, (20, 30, 3), dtype=np.uint8)
+    assert as_channels(bgr, 1).shape == (20, 30)
+    grey3 = as_channels(bgr[..., 1], 3)
+    assert grey3.shape == (20, 30, 3) and (grey3[..., 0] == grey3[..., 2]).all()
+    assert detector_blob(bgr, 3).shape == (1, 3, 20, 30) and detector_blob(bgr, 1).shape == (1, 1, 20, 30)
+    assert detector_blob(bgr, 3).min() >= 0 and detector_blob(bgr, 3).max() <= 1
+    crops = normalise_crops(bgr[None].astype(np.float32))
+    assert crops.shape == (1, 3, 20, 30) and abs(float(crops.mean())) < 1e-3  # one mean over the three channels
+    assert normalise_crops(bgr[None, ..., 0].astype(np.float32)).shape == (1, 1, 20, 30)
 
 
 def _heat(side: float, shape: tuple[int, int] = (60, 80)) -> np.ndarray:
@@ -106,6 +122,16 @@ def _sample(items: list[labelled.Labelled], n: int, most: int = 48) -> list[labe
             out.append(i)
     step = max(1, len(out) // n)
     return out[::step][:n]
+
+
+def test_a_grey_camera_reads_as_a_colour_one(shared_data: Path) -> None:
+    """The shipped networks see colour; the same webcam photos in grey (one channel) read as well."""
+    import cv2
+
+    items = _sample(labelled.webcam(shared_data / "dice" / "webcam-train"), 12)
+    reader = shared_reader()
+    right, total, _found = _read_all(lambda frame: reader.read(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)), items)
+    assert right / total >= FLOOR["webcam-train"], f"{right}/{total} dice read right in grey"
 
 
 @pytest.mark.parametrize("group", ["fisheye-tray", "iphone-table", "white-paper"])
