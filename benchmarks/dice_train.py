@@ -40,7 +40,7 @@ from hardware.dice import labelled  # noqa: E402
 from hardware.dice.net import CLASSIFIER, CROP, CROP_CONTEXT, DETECTOR, STRIDE, TUNING, detector_input  # noqa: E402
 from hardware.testing.pip_render import render_set  # noqa: E402
 
-CACHE = ROOT / "benchmarks" / "out" / "dice-cache-bgr.npz"  # detector images and crops in colour (BGR)
+CACHE = ROOT / "benchmarks" / "out" / "dice-cache-v3.npz"  # detector images and crops, in BGR and in grey
 SYNTH_TRAIN = (1600, 1601)  # (images, seed) of the synthetic training renders
 SYNTH_TEST = (300, 9001)  # the synthetic group's images the benchmark reads (never trained on by its fold)
 STORE = 64  # stored classifier crops: STORE px for STORE_CONTEXT x the die's side
@@ -78,8 +78,8 @@ def _store_crop(frame: np.ndarray, x: float, y: float, side: float) -> np.ndarra
     return cv2.warpAffine(frame, m, (STORE, STORE), borderMode=cv2.BORDER_REPLICATE)
 
 
-def _negatives(rng: np.random.Generator, frame: np.ndarray, item: labelled.Labelled, n: int) -> list[tuple[np.ndarray, float]]:
-    """Crops with no die at their centre: the surface, clutter, half a die."""
+def _negatives(rng: np.random.Generator, frame: np.ndarray, item: labelled.Labelled, n: int) -> list[tuple[float, float, float]]:
+    """Where to cut crops with no die at their centre (x, y, side): the surface, clutter, half a die."""
     h, w = frame.shape[:2]
     out = []
     sides = [d.size for d in item.dice] or [min(h, w) / 8]
@@ -95,41 +95,52 @@ def _negatives(rng: np.random.Generator, frame: np.ndarray, item: labelled.Label
         else:
             x, y = rng.uniform(0, w), rng.uniform(0, h)
         if all(math.hypot(x - d.x, y - d.y) > 0.55 * d.size for d in item.dice):
-            out.append((_store_crop(frame, x, y, side), side))
+            out.append((x, y, side))
     return out
 
 
 def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
-    """Every image as the detector sees it, and every die (and some non-dice) as stored crops (all BGR)."""
+    """Every image as the detector sees it, and every die (and some non-dice) as stored crops: in BGR and in grey.
+
+    The grey ones are made from the grey frame (grey, then scaled or cut), as
+    the grey networks' training always made them, so ``--channels 1
+    --face-channels 1`` trains on exactly what the shipped weights were trained on.
+    """
     rng = np.random.default_rng(seed)
     groups = labelled.real_groups(shared)
     pairs: list[tuple[np.ndarray | None, labelled.Labelled]] = [(None, i) for g in groups.values() for i in g]
     pairs += synthetic_items(*SYNTH_TRAIN)
     pairs += synthetic_items(*SYNTH_TEST)
-    images, img_meta, dice_rows, crops, crop_meta = [], [], [], [], []
+    images, greys, img_meta, dice_rows, crops, grey_crops, crop_meta = [], [], [], [], [], [], []
     for idx, (img, item) in enumerate(pairs):
         frame = cv2.imread(str(item.path)) if img is None else img
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         small, scale = detector_input(frame)
         images.append(small)
+        greys.append(detector_input(gray)[0])
         test = item.group == labelled.SYNTHETIC and item.unit.startswith(f"synthetic/{SYNTH_TEST[1]}-")
         img_meta.append((item.group, item.unit, test))
         for d in item.dice:
             dice_rows.append((idx, d.x * scale, d.y * scale, d.size * scale, d.value))
             crops.append(_store_crop(frame, d.x, d.y, d.size))
+            grey_crops.append(_store_crop(gray, d.x, d.y, d.size))
             crop_meta.append((idx, d.value))
-        for c, _side in _negatives(rng, frame, item, max(1, len(item.dice) // 2)):
-            crops.append(c)
+        for x, y, side in _negatives(rng, frame, item, max(1, len(item.dice) // 2)):
+            crops.append(_store_crop(frame, x, y, side))
+            grey_crops.append(_store_crop(gray, x, y, side))
             crop_meta.append((idx, 0))
     shapes = np.array([i.shape for i in images])
     flat = np.concatenate([i.ravel() for i in images])
     return {
         "flat": flat,
+        "flat_grey": np.concatenate([i.ravel() for i in greys]),
         "shapes": shapes,
         "group": np.array([m[0] for m in img_meta]),
         "unit": np.array([m[1] for m in img_meta]),
         "synth_test": np.array([m[2] for m in img_meta]),
         "dice": np.array(dice_rows, np.float32).reshape(-1, 5),
         "crops": np.stack(crops),
+        "crops_grey": np.stack(grey_crops),
         "crop_meta": np.array(crop_meta, np.int64),
     }
 
@@ -146,12 +157,13 @@ def load_cache(shared: Path, cache: Path = CACHE) -> dict[str, np.ndarray]:
         return {k: z[k] for k in z.files}
 
 
-def unpack_images(data: dict[str, np.ndarray], channels: int = 3) -> list[np.ndarray]:
+def unpack_images(data: dict[str, np.ndarray], channels: int = 1) -> list[np.ndarray]:
     """The cached detector images: BGR, or grey for a grey detector (``channels`` 1)."""
+    flat = data["flat"] if channels == 3 else data["flat_grey"]
     out, at = [], 0
-    for h, w, c in data["shapes"]:
-        img = data["flat"][at : at + h * w * c].reshape(h, w, c)
-        out.append(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if channels == 1 else img)
+    for h, w, _ in data["shapes"]:
+        c = channels
+        out.append(flat[at : at + h * w * c].reshape((h, w, c) if c == 3 else (h, w)))
         at += h * w * c
     return out
 
@@ -185,7 +197,7 @@ def networks():
     class Detector(nn.Module):
         """Frame (channels x H x W, 0..1: BGR or grey) -> heat (sigmoid) and log side/4, at H/4 x W/4."""
 
-        def __init__(self, channels: int = 3, widths: tuple[int, ...] = DETECTOR_WIDTHS) -> None:
+        def __init__(self, channels: int = 1, widths: tuple[int, ...] = DETECTOR_WIDTHS) -> None:
             super().__init__()
             a, b, c, d, e, f = widths
             self.s4 = nn.Sequential(block(channels, a, 2), block(a, b, 2), block(b, c))
@@ -204,7 +216,7 @@ def networks():
     class Faces(nn.Module):
         """A normalised crop (channels x 32 x 32: BGR or grey) -> probabilities of: not a die, 1..6."""
 
-        def __init__(self, channels: int = 3) -> None:
+        def __init__(self, channels: int = 1) -> None:
             super().__init__()
             self.body = nn.Sequential(
                 block(channels, 16), nn.MaxPool2d(2),
@@ -296,7 +308,7 @@ def detector_sample(rng: np.random.Generator, img: np.ndarray, dice: np.ndarray)
 
 def train_detector(
     images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarray, steps: int, seed: int,
-    channels: int = 3, widths: tuple[int, ...] = DETECTOR_WIDTHS,
+    channels: int = 1, widths: tuple[int, ...] = DETECTOR_WIDTHS,
 ):
     import torch
 
@@ -421,7 +433,7 @@ def mine_detector(
 
 def train_faces(
     crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int,
-    errors: np.ndarray | None = None, channels: int = 3,
+    errors: np.ndarray | None = None, channels: int = 1,
 ):
     """The face classifier on the stored crops (BGR; grey for a grey classifier, ``channels`` 1)."""
     import torch
@@ -432,8 +444,6 @@ def train_faces(
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed + 1)
     net = Faces(channels)
-    if channels == 1 and crops.ndim == 4:
-        crops = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in crops])
     opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 5e-3, total_steps=steps, pct_start=0.15)
     use = np.nonzero(chosen_images[meta[:, 0]])[0]
@@ -454,7 +464,7 @@ def train_faces(
 # ----------------------------------------------------------------------------- export and tuning
 
 
-def export(detector, faces, out: Path, channels: int = 3, face_channels: int = 3) -> None:
+def export(detector, faces, out: Path, channels: int = 1, face_channels: int = 1) -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -488,7 +498,7 @@ def count_macs(net, shape: tuple[int, ...]) -> int:
     return total
 
 
-def macs(channels: int = 3, widths: tuple[int, ...] = DETECTOR_WIDTHS, face_channels: int = 3) -> dict[str, int]:
+def macs(channels: int = 1, widths: tuple[int, ...] = DETECTOR_WIDTHS, face_channels: int = 1) -> dict[str, int]:
     """Multiply-adds of the two networks (weights do not matter): the benchmark's Pi estimate."""
     Detector, Faces = networks()
     detector, faces = Detector(channels, widths), Faces(face_channels)
@@ -523,14 +533,14 @@ SAME_DIE = (0.6, 0.85, 1.0, 1.15)
 def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]]) -> dict[str, float]:
     """The finer second pass (on or off), heatmap threshold, least face probability and same-die distance
     that read most of the fold's own training photos right."""
-    from hardware.dice.net import NOT_A_DIE, NetReader, peaks
+    from hardware.dice.net import NOT_A_DIE, NetReader, as_channels, peaks
     from hardware.image_file import read_image
 
     reader = NetReader(out)
     right = np.zeros((2, len(SAME_DIE), len(THRESHOLDS), len(MIN_FACE)))
     for img, item in photos:
         frame = read_image(item.path) if img is None else img
-        first, fine = reader.heatmaps(frame)
+        first, fine = reader.heatmaps(as_channels(frame, reader.channels))
         for e, (heat, scale) in enumerate((first, fine or first)):
             for c, same in enumerate(SAME_DIE):
                 found = [(x / scale, y / scale, s / scale, p) for x, y, s, p in peaks(heat[0], heat[1], min(THRESHOLDS), same)]
@@ -561,8 +571,10 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--detector-steps", type=int, default=3000)
     ap.add_argument("--face-steps", type=int, default=6000)
-    ap.add_argument("--channels", type=int, choices=(1, 3), default=3, help="the detector's input: 3 colour (BGR), 1 grey")
-    ap.add_argument("--face-channels", type=int, choices=(1, 3), default=3, help="the face classifier's crops: 3 colour, 1 grey")
+    ap.add_argument("--channels", type=int, choices=(1, 3), default=1,
+                    help="the detector's input: 1 grey (the shipped recipe), 3 colour (BGR; measured, not kept: docs/dice.md)")
+    ap.add_argument("--face-channels", type=int, choices=(1, 3), default=1,
+                    help="the face classifier's crops: 1 grey (the shipped recipe), 3 colour (measured, not kept)")
     ap.add_argument("--detector-widths", type=lambda v: tuple(int(c) for c in v.split(",")), default=DETECTOR_WIDTHS,
                     help="the detector's six channel counts, comma-separated (default: %(default)s)")
     ap.add_argument("--shared", type=Path, default=None)
@@ -608,7 +620,9 @@ def main() -> int:
     if detector is not None:
         export(detector, None, args.out, args.channels)
     mined, mined_meta, errors = mine_detector(args.out, images, data["dice"], chosen, args.seed)
-    crops = np.concatenate([data["crops"], mined])
+    if args.face_channels == 1 and mined.ndim == 4:  # hard negatives cut from colour images
+        mined = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in mined])
+    crops = np.concatenate([data["crops" if args.face_channels == 3 else "crops_grey"], mined])
     meta = np.concatenate([data["crop_meta"], mined_meta])
     faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels)
     export(None, faces, args.out, face_channels=args.face_channels)

@@ -4,25 +4,28 @@ Two small networks, trained by ``benchmarks/dice_train.py`` (``make
 train-dice``) and shipped as ONNX in ``hardware/dice/weights/``, run through
 OpenCV's ``dnn`` module, so the Pi installs nothing new:
 
-1. **Detector** (CenterNet-style): the frame, in colour (``channels`` 3 in
-   ``tuning.json``; a grey frame as three equal channels) or in grey (weights
-   trained before colour), scaled so its long side is ``DETECT_SIDE`` pixels
-   whatever the camera (a 12 MP photo costs the same as a webcam frame),
-   gives a heatmap of die centres and each die's side (log) at a quarter of
-   that resolution.  Peaks above the tuned threshold are dice; a peak within
-   half a die of a stronger one is the same die.  Colour, because a coloured
-   die on coloured felt can be the felt's grey; trained on colour and grey
-   photos both, so it reads either.
+1. **Detector** (CenterNet-style): the frame, in grey (the shipped weights)
+   or in colour (``channels`` 3 in ``tuning.json``: a grey frame then goes
+   in as three equal channels), scaled so its long side is ``DETECT_SIDE``
+   pixels whatever the camera (a 12 MP photo costs the same as a webcam
+   frame), gives a heatmap of die centres and each die's side (log) at a
+   quarter of that resolution.  Peaks above the tuned threshold are dice; a
+   peak within half a die of a stronger one is the same die.
 2. **Face classifier**: each die is cut out of the frame at full resolution
-   (a square of ``CROP_CONTEXT`` times its side, axis-aligned), resampled to
-   ``CROP`` x ``CROP`` and normalised by its own mean and spread, so light and
-   dark pips, bright and dim light look alike; seven classes: not a die
-   (clutter the detector took for one, half a die) and the values 1..6.
-   Trained at every angle, on light-on-dark and dark-on-light faces and with
-   side faces in view, so it reads the face that faces the camera.
+   (a square of ``CROP_CONTEXT`` times its side, axis-aligned; grey, or
+   colour when ``face_channels`` is 3), resampled to ``CROP`` x ``CROP`` and
+   normalised by its own mean and spread, so light and dark pips, bright and
+   dim light look alike; seven classes: not a die (clutter the detector took
+   for one, half a die) and the values 1..6.  Trained at every angle, on
+   light-on-dark and dark-on-light faces and with side faces in view, so it
+   reads the face that faces the camera.
+
+Colour for either network is supported and was measured (docs/dice.md): held
+out it read no better than grey, so the shipped weights are grey.
 
 ``tuning.json`` beside the weights holds what the training command tuned on
-its training groups (the heatmap threshold) and the detector's input channels.
+its training groups (the heatmap threshold) and each network's input channels
+(absent: grey).
 """
 
 from __future__ import annotations
