@@ -217,6 +217,8 @@ class NetReader:
             frame = frame[oy : oy + h, ox : ox + w]
         if frame.shape[0] < 8 or frame.shape[1] < 8:
             return []
+        if self.channels == 1 and self.face_channels == 1:  # grey networks: grey first, a third of the resizing
+            frame = as_channels(frame, 1)
         shrink = 1.0
         if max(frame.shape[:2]) > WORK_SIDE:  # a huge frame: nothing is read finer than this
             shrink = WORK_SIDE / max(frame.shape[:2])
