@@ -111,9 +111,10 @@ class CascadeDetector(StreamDetector):
 
     def process(self, block: np.ndarray) -> list[Detection]:
         got = self._spectra(block)
-        if got is None:
-            return []
-        first, power = got
+        return [] if got is None else self.consume(*got)
+
+    def consume(self, first: int, power: np.ndarray) -> list[Detection]:
+        """Decide on a block's frames (``first`` the index of its first frame), their STFT power given."""
         if self._noise is None:
             # The first block is the room until we learn better: its mean in dB, what the tracker converges to.
             self._noise = np.exp(np.log(power + EPS).mean(axis=0)) + EPS
