@@ -297,6 +297,11 @@ def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | N
     import whistle_train as wt
 
     c = time.process_time()
+    folds_cache = os.environ.get("WHISTLE_FOLDS")  # a .pkl to reuse the trained folds between runs (development)
+    if folds_cache and Path(folds_cache).exists():
+        with open(folds_cache, "rb") as f:
+            print(f"\n== the verifier's folds: from {folds_cache}")
+            return pickle.load(f)
     cache = os.environ.get("WHISTLE_CANDIDATES")  # a .pkl to reuse the candidates between runs (development)
     if cache and Path(cache).exists():
         with open(cache, "rb") as f:
@@ -309,7 +314,11 @@ def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | N
     print(f"\n== the verifier's folds: training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
           f"{time.process_time() - c:.0f} s CPU; threshold at {negative_rate or wt.NEGATIVE_RATE:.2%} of training negatives")
     folds = {f"esc{f}": {f"esc{f}"} for f in range(1, 6)} | HELD_OUT
-    return wt.folds(ex, folds, seed, negative_rate=negative_rate)
+    out = wt.folds(ex, folds, seed, negative_rate=negative_rate)
+    if folds_cache:
+        with open(folds_cache, "wb") as f:
+            pickle.dump(out, f)
+    return out
 
 
 def held_out_table(title: str, sources: dict[str, Source], data: Path, hours: float, seed: int,
@@ -387,8 +396,15 @@ def attribution(data: Path, rng: np.random.Generator, kind: str = "session4") ->
         return found[0] if found else None
 
     plain = Profile().detector(kind)
-    sigs = [Signature.learn(p, [d.features for d in (heard(p, plain) for _ in range(3)) if d is not None]) for p in made]
-    print("   whistles: " + ", ".join(f"{s.name} {s.peak_hz:.0f} Hz" for s in sigs))
+    sigs, failed = [], []
+    for p in made:
+        blows = [d.features for d in (heard(p, plain) for _ in range(3)) if d is not None]
+        if blows:
+            sigs.append(Signature.learn(p, blows))
+        else:
+            failed.append(p)  # the wizard would say "heard 0 of 3 blows": that whistle is not calibrated
+    print("   whistles: " + ", ".join(f"{s.name} {s.peak_hz:.0f} Hz" for s in sigs)
+          + (f"; not calibrated (none of 3 blows heard): {', '.join(failed)}" if failed else ""))
     det = Profile(signatures=tuple(sigs)).detector(kind)
     right = wrong = none = missed = wrong_sure = 0
     for p in made:
