@@ -26,6 +26,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion import wording
 from companion.events import Event, Source, thaw
 from companion.games.battle_sheep import BattleSheep, touch
 from companion.session import Session
@@ -424,7 +425,7 @@ class BattleSheepBoard(Picture, BoxLayout):
         pastures, herd = sj.get("pastures", {}), sj.get("largest_herd", {})
         out = set(sj.get("out", []))
         self.ids.summary.text = "" if phase != "play" and phase != "over" else "   ".join(
-            f"{n}: {touch.plural(pastures.get(n, 0), 'pasture')}, largest herd {herd.get(n, 0)}" + (" (out)" if n in out else "")
+            f"{n}: {wording.count(pastures.get(n, 0), 'pasture')}, largest herd {herd.get(n, 0)}" + (" (out)" if n in out else "")
             for n in session.players()
         )
 
@@ -454,7 +455,7 @@ class BattleSheepBoard(Picture, BoxLayout):
                 ("preview", "", ("lie", e), (touch.placement_cells(session.state, e), field.field)) for e in options
             ]
             if self.option is None:
-                return f"Which way does the board lie? ({touch.plural(len(options), 'way')} fit here)", buttons
+                return f"Which way does the board lie? ({wording.count(len(options), 'way')} fit here)", buttons
             return "The board as shown on the field?", [*buttons, ("text", "Place it", ("place", None), ())]
         if phase == "start":
             field.targets = set(touch.start_pastures(self._legal))

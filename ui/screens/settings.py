@@ -21,7 +21,7 @@ from ..widgets import FitLabel, PlayerMark, load_kv
 # A sensor's technical reason, in the players' words (the technical one stays on the card, in grey).
 PLAIN_REASONS: tuple[tuple[str, str, str], ...] = (
     ("camera", "/dev/video", "No camera plugged in: dice are entered by touch."),
-    ("microphone", "ALSA", "No microphone found: plug in a USB microphone and restart; whistles are entered by touch."),
+    ("microphone", "ALSA", "No microphone found: plug in a USB microphone (it is found within seconds); whistles are entered by touch."),
     ("buttons", "no button profile", "No buttons set up: touch Calibrate, then Buttons, if the table has GPIO buttons."),
     ("buttons", "stopped", "Lent to Calibrate, Buttons while the buttons are set up or tested."),
     ("buttons", "GPIO", "No GPIO buttons found: the touchscreen does everything they would."),

@@ -28,7 +28,6 @@ from .board_check import BattleSheepBoard
 from .field import legal_placements, parse_placement, place, placement_problem
 from .hexes import DIRECTIONS, Hex, distance, largest_component, outside_perimeter
 from .state import BattleSheepState, Mode, Phase, Stack
-from .touch import plural
 
 PLACE_BOARD = "place-board"
 START = "start"
@@ -408,7 +407,7 @@ class BattleSheep(Game):
             occ = state.by_hex()
             return tuple(  # first tap: a stack and the end of one of its straight lines
                 Choice(
-                    f"Stack of {occ[src].count} on {list(src)} to {list(dst)} ({plural(distance(src, dst), 'pasture')} away)",
+                    f"Stack of {occ[src].count} on {list(src)} to {list(dst)} ({count(distance(src, dst), 'pasture')} away)",
                     PICK,
                     {"from": list(src), "to": list(dst)},
                     who,

@@ -99,6 +99,3 @@ def result_event(player: str, pastures: int, largest_herd: int) -> Event:
     return Event(RESULT, {"pastures": pastures, "largest_herd": largest_herd}, player)
 
 
-def plural(n: int, word: str) -> str:
-    """"1 pasture", "2 pastures" (the words the picture and prompts use)."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
