@@ -1,6 +1,6 @@
 """The cascade with the CNN verifier against the cascade with the MLP, every row held out.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/whistle_cnn_eval.py --seed 1 [--quick] [--steps N] [--no-mlp]
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/whistle_cnn_eval.py --seed 1 [--quick] [--steps N] [--only cnn|mlp]
 
 The rows are ``whistle_eval.py``'s cascade table (the same sources, built by
 its ``build_sources`` for the seed; ``USED``-style marks from its
@@ -133,7 +133,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="fewer scenes, 0.1 h of table noise")
     ap.add_argument("--train-scale", type=float, default=1.0, help="share of the synthetic training items")
     ap.add_argument("--steps", type=int, default=ct.STEPS, help="CNN training steps per fold")
-    ap.add_argument("--no-mlp", action="store_true", help="the CNN's table only")
+    ap.add_argument("--only", choices=["cnn", "mlp"], help="one verifier's table only (the CNN's folds take most of the run)")
     args = ap.parse_args()
     import torch
 
@@ -149,18 +149,21 @@ def main() -> int:
     patches, features = candidates(data, args.seed, args.train_scale)
     print(f"training candidates: {len(patches.y)} ({int(patches.y.sum())} whistle); sources and candidates in "
           f"{time.process_time() - t:.0f} s CPU")
-    with tempfile.TemporaryDirectory() as tmp:
-        print(f"\n-- CNN folds ({args.steps} steps each)")
-        t = time.process_time()
-        cnn = cnn_folds(patches, args.seed, args.steps, Path(tmp))
-        print(f"   all CNN folds: {time.process_time() - t:.0f} s CPU")
-        cnn_rows = held_out_rows("the cascade with the CNN verifier, retrained per row without that row's source",
-                                 sources, data, hours, args.seed, cnn)
-    if not args.no_mlp:
+    cnn_rows: dict[str, dict[str, object]] = {}
+    if args.only != "mlp":
+        with tempfile.TemporaryDirectory() as tmp:
+            print(f"\n-- CNN folds ({args.steps} steps each)")
+            t = time.process_time()
+            cnn = cnn_folds(patches, args.seed, args.steps, Path(tmp))
+            print(f"   all CNN folds: {time.process_time() - t:.0f} s CPU")
+            cnn_rows = held_out_rows("the cascade with the CNN verifier, retrained per row without that row's source",
+                                     sources, data, hours, args.seed, cnn)
+    if args.only != "cnn":
         print("\n-- MLP folds (whistle_train.train on the same candidates' features)")
         mlp_rows = held_out_rows("the cascade with the MLP verifier, retrained per row without that row's source",
                                  sources, data, hours, args.seed, mlp_folds(features, args.seed))
-        side_by_side(cnn_rows, mlp_rows)
+        if cnn_rows:
+            side_by_side(cnn_rows, mlp_rows)
     we.speed(lambda: CascadeDetector(verifier=CnnVerifier.shipped()), "cascade + CNN (shipped weights)")
     we.speed(CascadeDetector, "cascade + MLP (shipped weights)")
     return 0
