@@ -50,6 +50,7 @@ from hardware.whistle.evaluation import Row, Tally, evaluate, read_manifest, sco
 from hardware.whistle.signature import Signature
 
 BLOCK = 1024  # 64 ms at 16 kHz: the live block
+CASCADE_ACCEPTS = 2  # consecutive yes the cascade's default (CascadeParams.accepts) needs
 TABLE = "table noise {hours:g} h (seed + 3)"
 TARGETS = "targets on held-out sources: recall >= 0.95 at precision >= 0.95; FA <= 0.5/h; latency p95 <= 150 ms"
 
@@ -116,6 +117,10 @@ def build_sources(data: Path, seed: int, quick: bool) -> dict[str, Source]:
         ws.scene("quiet", hall.piece(3.0), ws.pea_trill(rng, None, 0.2), 0.0, rng) for _ in range(n_syn)])
     sources["hall noise, no blow"] = Source("hall noise, no blow", "scenes", scenes=[
         ws.scene("hall", hall.piece(3.0), None, 0.0, rng) for _ in range(n_syn)])
+    other = ws.OtherNoise(seed=seed + 7)
+    for fam in ws.NEGATIVE_FAMILIES:  # 6 s scenes: 150 of them are 0.25 h (1 false alarm = 4/h)
+        sources[fam] = Source(fam, "scenes", scenes=[
+            ws.scene(fam, other.piece(fam, 6.0), None, 0.0, rng) for _ in range(40 if quick else 150)])
     return sources
 
 
@@ -266,7 +271,7 @@ HELD_OUT = {
     SHORT_QUIET: {"pea-trill"},
     "hall noise, no blow": {"hall"},
     "table": {"table"},
-}
+} | {fam: {fam} for fam in ws.NEGATIVE_FAMILIES}
 ESC = "esc10-negatives (all 400)"
 # What the cascade's first stage (its hand-set thresholds) was chosen looking at: the synthetic
 # recipes' seed-0 scenes (hall-noise candidates, coverage of every family) and the two mixes'
@@ -287,14 +292,16 @@ def esc_by_fold(data: Path, make_for_fold: Callable[[int], WhistleDetector]) -> 
             "false_alarms": alarms, "latency_ms_p50": None, "latency_ms_p95": None}
 
 
-def cascade_table(sources: dict[str, Source], data: Path, hours: float, seed: int, scale: float) -> dict[str, object]:
-    """Every row heard by the cascade whose verifier was trained without that row's source."""
+def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | None = None) -> dict[str, object]:
+    """One verifier per held-out row (and per ESC-10 fold), trained without that row's sources."""
     import whistle_train as wt
 
-    from hardware.whistle.cascade import CascadeDetector
-
-    print("\n== the cascade (hardware/whistle/cascade.py), its verifier retrained per row without that row's source")
     c = time.process_time()
+    folds_cache = os.environ.get("WHISTLE_FOLDS")  # a .pkl to reuse the trained folds between runs (development)
+    if folds_cache and Path(folds_cache).exists():
+        with open(folds_cache, "rb") as f:
+            print(f"\n== the verifier's folds: from {folds_cache}")
+            return pickle.load(f)
     cache = os.environ.get("WHISTLE_CANDIDATES")  # a .pkl to reuse the candidates between runs (development)
     if cache and Path(cache).exists():
         with open(cache, "rb") as f:
@@ -304,9 +311,20 @@ def cascade_table(sources: dict[str, Source], data: Path, hours: float, seed: in
         if cache:
             with open(cache, "wb") as f:
                 pickle.dump(ex, f)
-    print(f"   training candidates: {len(ex.y)} ({int(ex.y.sum())} whistle), found in {time.process_time() - c:.0f} s CPU")
+    print(f"\n== the verifier's folds: training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
+          f"{time.process_time() - c:.0f} s CPU; threshold at {negative_rate or wt.NEGATIVE_RATE:.2%} of training negatives")
     folds = {f"esc{f}": {f"esc{f}"} for f in range(1, 6)} | HELD_OUT
-    verifiers = wt.folds(ex, folds, seed)
+    out = wt.folds(ex, folds, seed, negative_rate=negative_rate)
+    if folds_cache:
+        with open(folds_cache, "wb") as f:
+            pickle.dump(out, f)
+    return out
+
+
+def held_out_table(title: str, sources: dict[str, Source], data: Path, hours: float, seed: int,
+                   verifiers: dict[str, object], make: Callable[[object], WhistleDetector]) -> dict[str, object]:
+    """Every row heard by a detector (``make(verifier)``) whose verifier was trained without that row's source."""
+    print(f"\n== {title}, its verifier retrained per row without that row's source")
     print(f"   {TARGETS}")
     print("   used: held out = the verifier never saw it; held/s1 = held out, but the first stage's thresholds were "
           "chosen looking at this recipe (seed 0)")
@@ -314,11 +332,11 @@ def cascade_table(sources: dict[str, Source], data: Path, hours: float, seed: in
     results = {}
     for name, src in with_table(sources, hours, seed).items():
         if name == ESC:
-            r = esc_by_fold(data, lambda f: CascadeDetector(verifier=verifiers[f"esc{f}"]))
+            r = esc_by_fold(data, lambda f: make(verifiers[f"esc{f}"]))
             used = "held out"
         else:
             key = "table" if src.kind == "stream" else name
-            r = run_source(src, lambda k=key: CascadeDetector(verifier=verifiers[k]))
+            r = run_source(src, lambda k=key: make(verifiers[k]))
             used = "held/s1" if name in STAGE1_SAW else "held out"
         results[name] = r
         print_row(name, used, r)
@@ -378,8 +396,15 @@ def attribution(data: Path, rng: np.random.Generator, kind: str = "session4") ->
         return found[0] if found else None
 
     plain = Profile().detector(kind)
-    sigs = [Signature.learn(p, [d.features for d in (heard(p, plain) for _ in range(3)) if d is not None]) for p in made]
-    print("   whistles: " + ", ".join(f"{s.name} {s.peak_hz:.0f} Hz" for s in sigs))
+    sigs, failed = [], []
+    for p in made:
+        blows = [d.features for d in (heard(p, plain) for _ in range(3)) if d is not None]
+        if blows:
+            sigs.append(Signature.learn(p, blows))
+        else:
+            failed.append(p)  # the wizard would say "heard 0 of 3 blows": that whistle is not calibrated
+    print("   whistles: " + ", ".join(f"{s.name} {s.peak_hz:.0f} Hz" for s in sigs)
+          + (f"; not calibrated (none of 3 blows heard): {', '.join(failed)}" if failed else ""))
     det = Profile(signatures=tuple(sigs)).detector(kind)
     right = wrong = none = missed = wrong_sure = 0
     for p in made:
@@ -443,9 +468,12 @@ def main() -> int:
     ap.add_argument("--hours", type=float, default=1.0, help="length of the table-noise stream (default 1 h)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="fewer scenes, 0.1 h of table noise")
-    ap.add_argument("--detector", choices=["both", "shipped", "cascade"], default="both",
+    ap.add_argument("--detector", choices=["all", "both", "shipped", "cascade", "combined"], default="all",
                     help="which tables to print (the cascade's trains its verifier once per held-out source)")
     ap.add_argument("--train-scale", type=float, default=1.0, help="share of the synthetic training items for the folds")
+    ap.add_argument("--negative-rate", type=float, default=None,
+                    help="share of training negatives the verifier's threshold lets through (default whistle_train's)")
+    ap.add_argument("--accepts", type=int, default=CASCADE_ACCEPTS, help="consecutive yes the cascade needs (1: best attempt)")
     args = ap.parse_args()
     hours = 0.1 if args.quick else args.hours
     data = whistle_dir()
@@ -461,17 +489,30 @@ def main() -> int:
     print("used: tuned = its thresholds were set on this source (session 1); blows = its blows were seen, "
           "its noise not; recipe = the generator was, this seed not; refract = looked at for the refractory fix only; "
           "held out = never seen")
-    if args.detector in ("both", "shipped"):
+    if args.detector == "both":
+        args.detector = "all"  # as before the combined detector: every table
+    if args.detector in ("all", "shipped"):
         table("every source, shipped defaults", sources, shipped, hours, args.seed)
         speed()
-    if args.detector in ("both", "cascade"):
-        from hardware.whistle.cascade import CascadeDetector
+    if args.detector in ("all", "cascade", "combined"):
+        from hardware.whistle.cascade import CascadeDetector, CascadeParams
+        from hardware.whistle.combined import CombinedDetector
 
-        cascade_table(sources, data, hours, args.seed, args.train_scale)
-        speed(CascadeDetector, "cascade")
-        attribution(data, np.random.default_rng(args.seed), "cascade")
-        calibrated_recall(args.seed, "cascade")
-    if args.detector == "cascade":
+        verifiers = fold_verifiers(data, args.seed, args.train_scale, args.negative_rate)
+        cp = CascadeParams(accepts=args.accepts)
+        if args.detector != "combined":
+            held_out_table("the cascade (hardware/whistle/cascade.py)", sources, data, hours, args.seed, verifiers,
+                           lambda v: CascadeDetector(cp, verifier=v))
+            speed(lambda: CascadeDetector(cp), "cascade")
+            attribution(data, np.random.default_rng(args.seed), "cascade")
+            calibrated_recall(args.seed, "cascade")
+        if args.detector != "cascade":
+            held_out_table("the combined detector (hardware/whistle/combined.py)", sources, data, hours, args.seed,
+                           verifiers, lambda v: CombinedDetector.of(cascade=cp, verifier=v))
+            speed(lambda: CombinedDetector.of(cascade=cp), "combined")
+            attribution(data, np.random.default_rng(args.seed), "combined")
+            calibrated_recall(args.seed, "combined")
+    if args.detector in ("cascade", "combined"):
         return 0
     attribution(data, np.random.default_rng(args.seed))
     calibrated_recall(args.seed)

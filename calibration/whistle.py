@@ -53,6 +53,12 @@ def profile_path(directory: str | Path | None = None) -> Path:
     return config_dir(directory) / PROFILE_NAME
 
 
+# The detectors a profile can set up (``Profile.detector``), and the one the app, the sensor and
+# ``bellwether whistle detect|eval`` use unless told (docs/whistle.md, "Which detector ships").
+DETECTOR_KINDS = ("session4", "cascade", "combined")
+DEFAULT_DETECTOR = "session4"
+
+
 @dataclass(frozen=True)
 class Profile:
     """What the detector needs from calibration (see ``detector()``)."""
@@ -74,14 +80,15 @@ class Profile:
         p = DetectorParams(**self.overrides)
         return dataclasses.replace(p, band_hz=self.band_hz) if self.band_hz else p
 
-    def detector(self, kind: str = "session4") -> Any:
+    def detector(self, kind: str = DEFAULT_DETECTOR) -> Any:
         """A detector set up from this profile (attribution only with signatures).
 
         ``kind`` "cascade" gives the cascade (hardware/whistle/cascade.py) with the
         profile's signatures and level gate but its own band and floor: widening its
         band to the learned one, or starting its floor from the quiet room, cost
         recall (benchmarks/whistle_eval.py, calibration rows: a low toy 26 of 40
-        generic, 6 of 40 so), and calibration must never hurt."""
+        generic, 6 of 40 so), and calibration must never hurt.  "combined" gives both:
+        the session-4 detector set up from the whole profile and the cascade as above."""
         import numpy as np
 
         from hardware.whistle.detector import WhistleDetector
@@ -89,15 +96,20 @@ class Profile:
 
         noise = None if self.noise_db is None else np.asarray(self.noise_db)
         attribute = Attributor(self.signatures) if self.signatures else None
-        if kind == "cascade":
-            from hardware.whistle.cascade import CascadeDetector, CascadeParams
+        if kind not in DETECTOR_KINDS:
+            raise ValueError(f"detector kind: expected one of {', '.join(DETECTOR_KINDS)}, got {kind!r}")
+        shipped = WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
+        if kind == "session4":
+            return shipped
+        from hardware.whistle.cascade import CascadeDetector, CascadeParams
 
-            base = CascadeParams()
-            params = dataclasses.replace(base, min_level_db=self.overrides.get("min_level_db", base.min_level_db))
+        base = CascadeParams()
+        params = dataclasses.replace(base, min_level_db=self.overrides.get("min_level_db", base.min_level_db))
+        if kind == "cascade":
             return CascadeDetector(params, attribute=attribute)
-        if kind != "session4":
-            raise ValueError(f"detector kind: expected 'session4' or 'cascade', got {kind!r}")
-        return WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
+        from hardware.whistle.combined import CombinedDetector, strict_cascade
+
+        return CombinedDetector(shipped=shipped, cascade=strict_cascade(params, attribute), attribute=attribute)
 
     # -- TOML -------------------------------------------------------------------
     def to_toml(self) -> str:

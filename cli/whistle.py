@@ -6,7 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-DETECTORS = ("session4", "cascade")
+from calibration.whistle import DEFAULT_DETECTOR, DETECTOR_KINDS
+
+DETECTOR_HELP = ("session4 (steady tones), cascade (candidate stage + learned verifier) or combined "
+                 f"(session4, and the cascade where session4 cannot hear); default {DEFAULT_DETECTOR} (docs/whistle.md)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,8 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     detect.add_argument("file", metavar="FILE.wav")
     detect.add_argument("--json", action="store_true", help="one JSON object per line")
     detect.add_argument("--no-profile", action="store_true", help="ignore the calibration profile (generic whistle)")
-    detect.add_argument("--detector", choices=DETECTORS, default="session4",
-                        help="session4 (shipped) or cascade (candidate stage + learned verifier, docs/whistle.md)")
+    detect.add_argument("--detector", choices=DETECTOR_KINDS, default=DEFAULT_DETECTOR, help=DETECTOR_HELP)
     detect.set_defaults(func=_detect)
 
     ev = cmds.add_parser("eval", help="recall, precision, false alarms, latency and speed on a labelled manifest")
@@ -32,8 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--json", action="store_true", help="print one JSON object")
     ev.add_argument("--use-profile", action="store_true",
                     help="use the calibration profile (default: the generic detector, so results compare across machines)")
-    ev.add_argument("--detector", choices=DETECTORS, default="session4",
-                    help="session4 (shipped) or cascade (candidate stage + learned verifier, docs/whistle.md)")
+    ev.add_argument("--detector", choices=DETECTOR_KINDS, default=DEFAULT_DETECTOR, help=DETECTOR_HELP)
     ev.set_defaults(func=_eval)
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import cv2
 import numpy as np
 
 from companion.config import Table, is_device, load_table, profile_present
@@ -73,6 +74,7 @@ class Resampler:
         self.dst_rate = float(dst_rate)
         self.step = self.src_rate / self.dst_rate
         self.identity = math.isclose(self.step, 1.0)
+        self._whole_step = self.step > 1 and self.step.is_integer()
         self._h: np.ndarray | None = None  # anti-alias filter, before interpolating (going down)
         self._h_up: np.ndarray | None = None  # anti-image filter, after interpolating (going up)
         if self.step > 1 and not self.identity:
@@ -92,15 +94,22 @@ class Resampler:
         if self._h is not None:
             buf = np.concatenate([self._hist, x])
             self._hist = buf[len(buf) - len(self._hist) :]
-            x = np.convolve(buf, self._h, mode="valid").astype(np.float32)
+            x = _fir(buf, self._h)
         buf = np.concatenate([self._carry, x])
         last = len(buf) - 1
         if last < self._pos:
             self._carry = buf
             return np.zeros(0, np.float32)
         n_out = int((last - self._pos) // self.step) + 1
-        t = self._pos + self.step * np.arange(n_out)
-        out = np.interp(t, np.arange(len(buf)), buf).astype(np.float32)
+        if self._whole_step and self._pos.is_integer():
+            # 48 kHz to 16 kHz: every output is an input sample, nothing to interpolate.
+            start = int(self._pos)
+            out = buf[start : start + int(self.step) * n_out : int(self.step)].copy()
+        else:
+            t = self._pos + self.step * np.arange(n_out)
+            i = np.minimum(t.astype(np.intp), last - 1) if last else np.zeros(n_out, np.intp)
+            f = (t - i).astype(np.float32)
+            out = buf[i] + f * (buf[np.minimum(i + 1, last)] - buf[i])  # linear interpolation, without np.interp's search
         nxt = self._pos + self.step * n_out
         keep = min(int(nxt), len(buf))  # the next output may lie beyond this buffer
         self._carry = buf[keep:]
@@ -108,8 +117,18 @@ class Resampler:
         if self._h_up is not None:
             up = np.concatenate([self._hist_up, out])
             self._hist_up = up[len(up) - len(self._hist_up) :]
-            out = np.convolve(up, self._h_up, mode="valid").astype(np.float32)
+            out = _fir(up, self._h_up)
         return out
+
+
+def _fir(x: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """``np.convolve(x, h, "valid")`` for a symmetric ``h``, through OpenCV's filter (about 6x
+    faster than numpy's on a 64 ms block at 48 kHz, which is what a USB microphone gives)."""
+    half = (len(h) - 1) // 2
+    if len(x) < len(h):
+        return np.zeros(0, np.float32)
+    y = cv2.filter2D(x.reshape(1, -1), cv2.CV_32F, h.reshape(1, -1), anchor=(half, 0), borderType=cv2.BORDER_CONSTANT)
+    return y[0, half : len(x) - (len(h) - 1 - half)]
 
 
 def _lowpass(fc: float, taps: int) -> np.ndarray:

@@ -257,3 +257,137 @@ def synthetic(family: str, count: int, seed: int, hall: HallNoise, snr_range: tu
             raise ValueError(f"unknown synthetic family {family!r}")
         out.append(scene(family, bg, blow, snr, rng, kind=kind))
     return out
+
+
+# -- negatives of other families: music, babble, laughter, kitchen clatter ------------------
+# Recipes apart from the table noise's (``audio.music``, ``audio.laughter``, its six sentences)
+# and the hall's crowd, so the verifier can be trained and judged with each held out.
+
+BABBLE_LINES = (
+    "Did anyone see where the blue sheep went? It was on the bridge a minute ago.",
+    "I will trade you two wool for one hay, that is my last offer.",
+    "Hang on, let me read the card again, it says roll twice.",
+    "Who wants another cup of tea before we start the next round?",
+    "That was not fair at all, you looked at my cards.",
+    "Right, everybody ready? Go on then, your move.",
+)
+BABBLE_VOICES = (("en+f2", 55), ("en+m4", 40), ("en-us+f5", 75), ("en-gb-scotland+m7", 35), ("en+f1", 65), ("en-029+m2", 45))
+LAUGH_LINES = ("ha ha ha ha ha", "hee hee hee hee", "ho ho ho ho", "ha haa ha ha haaa", "hahahaha", "heh heh heh heh")
+NEGATIVE_FAMILIES = ("music", "babble", "laughter", "clatter")
+
+
+def _note(hz: float, n: int, kind: str, rng: np.random.Generator) -> np.ndarray:
+    """One note of a harmonic instrument (``organ``, ``clarinet``, ``strings``, ``pluck``) or a ``flute``."""
+    t = np.arange(n) / RATE
+    vib = 1 + (0.006 if kind in ("strings", "flute") else 0.0) * np.sin(2 * np.pi * rng.uniform(4.5, 6.5) * t)
+    phase = 2 * np.pi * hz * np.cumsum(vib) / RATE
+    if kind == "flute":  # nearly a sine, a weak 2nd harmonic and breath: the hardest non-whistle
+        y = np.sin(phase) + 0.15 * np.sin(2 * phase) + 0.03 * rng.standard_normal(n)
+        env = np.minimum(1, t / 0.04) * np.minimum(1, (t[-1] - t + 1e-3) / 0.05)
+        return y * env
+    ks = [k for k in range(1, 13) if k * hz < 7500]
+    if kind == "clarinet":
+        amps = [1 / k if k % 2 else 0.08 / k for k in ks]
+    elif kind == "organ":
+        amps = [rng.uniform(0.3, 1.0) / np.sqrt(k) for k in ks]
+    else:  # strings and pluck: a sawtooth-like series
+        amps = [1 / k for k in ks]
+    y = sum(a * np.sin(k * phase) for k, a in zip(ks, amps, strict=True))
+    if kind == "pluck":
+        env = np.exp(-t * rng.uniform(3, 8))
+    else:
+        env = np.minimum(1, t / 0.03) * np.minimum(1, (t[-1] - t + 1e-3) / 0.06)
+    return y * env
+
+
+def music_piece(seconds: float, rng: np.random.Generator) -> np.ndarray:
+    """A few seconds of music: chords (organ, strings, plucked) and a melody (clarinet, strings or a
+    flute-like sine 1-3 kHz) over them, in a random key and tempo (unit RMS)."""
+    n = round(seconds * RATE)
+    y = np.zeros(n)
+    root = float(rng.uniform(110, 260))
+    major = np.array([0, 2, 4, 5, 7, 9, 11, 12, 14, 16, 17, 19])
+    beat = float(rng.uniform(0.25, 0.6))
+    chord_kind = ["organ", "strings", "pluck"][int(rng.integers(3))]
+    melody_kind = ["clarinet", "strings", "flute", "flute"][int(rng.integers(4))]
+    mel_root = root * (2 ** int(rng.integers(2, 4)) if melody_kind == "flute" else 2)  # flute notes 0.9-3 kHz
+    at = 0
+    while at < n:
+        length = min(n - at, round(beat * int(rng.integers(2, 5)) * RATE))
+        deg = int(rng.integers(0, 7))
+        for d in (deg, deg + 2, deg + 4):
+            place(y, (0.3 * _note(root * 2 ** (major[d % 12] / 12), length, chord_kind, rng)).astype(np.float32), at / RATE)
+        at += length
+    at = round(rng.uniform(0, beat) * RATE)
+    while at < n:
+        length = min(n - at, round(beat * rng.choice([0.5, 1, 1, 2]) * RATE))
+        if rng.random() < 0.85:
+            hz = mel_root * 2 ** (major[int(rng.integers(0, len(major)))] / 12)
+            place(y, (rng.uniform(0.5, 1.0) * _note(hz, length, melody_kind, rng)).astype(np.float32), at / RATE)
+        at += length
+    return (y / rms(y)).astype(np.float32)
+
+
+def clatter_piece(seconds: float, rng: np.random.Generator) -> np.ndarray:
+    """Kitchen clatter: cutlery, glasses and plates struck (inharmonic ringing modes 0.5-7 kHz that
+    decay in 20-400 ms: a clinked glass rings like a short whistle), pans, and the rattle between."""
+    n = round(seconds * RATE)
+    y = np.zeros(n)
+    for at in rng.uniform(0, seconds, rng.poisson(rng.uniform(2, 8) * seconds)):
+        kind = ["glass", "cutlery", "plate", "pan"][int(rng.integers(4))]
+        f0, ratios, decay = {
+            "glass": (rng.uniform(1500, 4500), (1.0, 2.32, 4.25), rng.uniform(0.15, 0.4)),
+            "cutlery": (rng.uniform(2000, 6000), (1.0, 2.76, 5.40), rng.uniform(0.02, 0.12)),
+            "plate": (rng.uniform(800, 2500), (1.0, 1.59, 2.14, 2.65, 3.5), rng.uniform(0.05, 0.2)),
+            "pan": (rng.uniform(300, 900), (1.0, 1.5, 2.0, 2.9, 3.8), rng.uniform(0.2, 0.6)),
+        }[kind]
+        m = round(min(decay * 4, seconds) * RATE)
+        t = np.arange(m) / RATE
+        s = sum(rng.uniform(0.3, 1.0) * np.exp(-t / (decay / r ** 0.5)) * np.sin(2 * np.pi * f0 * r * t + rng.uniform(0, 6))
+                for r in ratios if f0 * r < 7800)
+        click = min(m, 80)
+        s[:click] += rng.standard_normal(click) * np.exp(-np.arange(click) / 15)
+        place(y, (rng.uniform(0.2, 1.0) * s).astype(np.float32), float(at))
+    return (y / rms(y)).astype(np.float32)
+
+
+class OtherNoise:
+    """Negatives of the four families (``NEGATIVE_FAMILIES``), a piece at a time, over pink room noise."""
+
+    def __init__(self, seed: int = 0) -> None:
+        from .audio import espeak_available
+
+        self.rng = np.random.default_rng(seed)
+        self.voices: list[np.ndarray] = []
+        self.laughs: list[np.ndarray] = []
+        if espeak_available():
+            for i, (voice, pitch) in enumerate(BABBLE_VOICES):
+                for line in BABBLE_LINES[i % 2 :: 2]:
+                    self.voices.append(speech(line, voice=voice, pitch=pitch, speed=150 + 10 * i))
+                for j, line in enumerate(LAUGH_LINES[i % 3 :: 3]):
+                    self.laughs.append(speech(line, voice=voice, pitch=min(99, pitch + 20 + 10 * j), speed=220))
+
+    def piece(self, family: str, seconds: float) -> np.ndarray:
+        r = self.rng
+        n = round(seconds * RATE)
+        if family == "music":
+            y = music_piece(seconds, r)
+        elif family == "clatter":
+            y = clatter_piece(seconds, r)
+        elif family in ("babble", "laughter"):
+            pool = self.voices if family == "babble" else self.laughs
+            if not pool:
+                return pink_noise(seconds, amp=1.0, seed=int(r.integers(1 << 30)))
+            y = np.zeros(n, np.float32)
+            for _ in range(int(r.integers(2, 5)) if family == "babble" else int(r.integers(1, 4))):
+                v = pool[int(r.integers(len(pool)))]
+                at = float(r.uniform(-len(v) / RATE / 2, seconds - 0.3))
+                part = v[max(0, round(-at * RATE)) :] * r.uniform(0.4, 1.0)
+                place(y, part.astype(np.float32), max(0.0, at))
+            if rms(y) < 1e-6:
+                y = pink_noise(seconds, amp=1.0, seed=int(r.integers(1 << 30)))
+            y = y / rms(y)
+        else:
+            raise ValueError(f"unknown negative family {family!r}")
+        room = pink_noise(seconds, amp=10 ** (r.uniform(-30, -15) / 20), seed=int(r.integers(1 << 30)))
+        return (y + room).astype(np.float32)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetector
+from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetector, _median
 from .verifier import HISTORY, Verifier, patch_features
 
 BIN_HZ = RATE / N_FFT
@@ -111,9 +111,10 @@ class CascadeDetector(StreamDetector):
 
     def process(self, block: np.ndarray) -> list[Detection]:
         got = self._spectra(block)
-        if got is None:
-            return []
-        first, power = got
+        return [] if got is None else self.consume(*got)
+
+    def consume(self, first: int, power: np.ndarray) -> list[Detection]:
+        """Decide on a block's frames (``first`` the index of its first frame), their STFT power given."""
         if self._noise is None:
             # The first block is the room until we learn better: its mean in dB, what the tracker converges to.
             self._noise = np.exp(np.log(power + EPS).mean(axis=0)) + EPS
@@ -135,7 +136,9 @@ class CascadeDetector(StreamDetector):
         excess = np.maximum(power - p.excess_factor * floor, 0.0)
         excess[:, : self._elo] = 0.0
         excess[:, self._ehi :] = 0.0
-        cs = np.concatenate([np.zeros((len(power), 1)), np.cumsum(excess, axis=1)], axis=1)
+        cs = np.empty((len(power), excess.shape[1] + 1), excess.dtype)
+        cs[:, 0] = 0.0
+        np.cumsum(excess, axis=1, out=cs[:, 1:])
         c = self._centres
         win = cs[:, c + self._w + 1] - cs[:, c - self._w]
         i = win.argmax(axis=1)
@@ -198,7 +201,7 @@ class CascadeDetector(StreamDetector):
                 continue  # ask again every other frame, not on every one (but at once to confirm)
             self._since = 0
             self._attempts += 1
-            centre = int(np.median([e[1] for e in near]))
+            centre = int(_median([e[1] for e in near]))
             self.frame_now = j
             hist = self._ordered(j)
             # A verifier that reads the raw patch (cnn_verifier.py) cuts it itself; the MLP gets features.
@@ -226,7 +229,7 @@ class CascadeDetector(StreamDetector):
         m = int(seg.argmax()) + lo
         a, b, c = np.log(spec[m - 1 : m + 2] + EPS)
         den = a - 2 * b + c
-        delta = float(np.clip(0.5 * (a - c) / den, -0.5, 0.5)) if abs(den) > 1e-12 else 0.0
+        delta = float(min(max(0.5 * (a - c) / den, -0.5), 0.5)) if abs(den) > 1e-12 else 0.0  # np.clip costs more
         hz = (m + delta) * BIN_HZ
         half = m // 2
         sub = spec[half - 1 : half + 2].max()

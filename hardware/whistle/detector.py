@@ -40,9 +40,10 @@ the line but add its length to every detection's latency.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -65,6 +66,13 @@ _NEAR = np.arange(-1, 2)
 # (128 ms: shorter than the 0.3 s refractory, so a lone frame at its end cannot renew it).
 QUIET_FOLLOW_FRAMES = 8
 _QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
+
+
+def _median(xs: list[float]) -> float:
+    """np.median of a few numbers, without its per-call cost (the decision loop asks every frame)."""
+    s = sorted(xs)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
 
 
 def frames_of(buf: np.ndarray, block: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
@@ -91,6 +99,7 @@ class StreamDetector:
         self.attribute = attribute
 
     _win = np.hanning(N_FFT).astype(np.float32)
+    _steps: ClassVar[dict[tuple[int, float, float], tuple[float, float]]] = {}  # the floor's (rise, fall) step per block size
     _buf: np.ndarray
     _samples: int
     _frame: int
@@ -104,6 +113,10 @@ class StreamDetector:
     @property
     def noise_db(self) -> np.ndarray | None:
         return None if self._noise is None else 10 * np.log10(self._noise + EPS)
+
+    def follow(self, samples: int, frames: int) -> None:
+        """Stream position set by a detector that computes the STFT for this one (``consume``)."""
+        self._samples, self._frame = samples, frames
 
     def _spectra(self, block: np.ndarray) -> tuple[int, np.ndarray] | None:
         """The index of the block's first whole frame and the frames' power spectra (None: no whole frame yet)."""
@@ -119,10 +132,14 @@ class StreamDetector:
     def _floor_rates(self, power: np.ndarray, rise_s: float, fall_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(log floor, log block level, per-bin step): in dB, a loud sound lifts the floor by a few dB
         per second, not by a fixed share of its power (which for a sound 50 dB up is a jump)."""
-        level = np.log(power.mean(axis=0) + EPS)
-        dt = len(power) * HOP / RATE
+        n = len(power)
+        level = np.log(power.sum(axis=0) / n + EPS)  # the mean, without np.mean's per-call cost
+        steps = self._steps.get((n, rise_s, fall_s))
+        if steps is None:
+            dt = n * HOP / RATE
+            steps = self._steps[(n, rise_s, fall_s)] = (1 - math.exp(-dt / rise_s), 1 - math.exp(-dt / fall_s))
         log_noise = np.log(self._noise)
-        rate = np.where(level > log_noise, 1 - np.exp(-dt / rise_s), 1 - np.exp(-dt / fall_s))
+        rate = np.where(level > log_noise, *steps)
         return log_noise, level, rate
 
 
@@ -215,6 +232,21 @@ class WhistleDetector(StreamDetector):
         self._wide_bins = self._bins[self._wide][None, :]
         self._sub_ratio = 10 ** (-p.sub_harmonic_db / 10)
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
+        # Index tables, so that each block's gathers are one fancy index each (features()).
+        n_bins = len(freqs)
+        self._ext = slice(max(0, self._klo - PEAK_HALF_WIDTH), self._khi + PEAK_HALF_WIDTH + 1)
+        ks = np.arange(n_bins)
+        self._subs = np.rint(ks[:, None] / _DIVISORS[None, :]).astype(int)  # k/2, k/3, k/4 for every k
+        band_k = ks[self._klo : self._khi + 1]
+        self._gather_offsets = np.concatenate(
+            [np.broadcast_to(_PEAK, (len(band_k), len(_PEAK))),
+             (self._subs[band_k][:, :, None] + _NEAR).reshape(len(band_k), -1) - band_k[:, None]], axis=1)
+        self._h2_index = np.concatenate([ks[:, None], np.minimum(2 * ks, n_bins - 2)[:, None] + _NEAR], axis=1)
+        self._comb_index = np.clip(ks[:, None] + np.concatenate([_COMB_LINES, _COMB_VALLEYS])[None, :], 0, n_bins - 1)
+        self._on_snr_ratio = 10 ** (p.on_snr_db / 10)
+        self._on_tonality_ratio = 10 ** (p.on_tonality_db / 10)
+        self._rows_cache: dict[int, np.ndarray] = {}
+        self._keep_cache: dict[tuple[int, int], np.ndarray] = {}
         on = np.array([p.on_tonality_db, p.on_dominance_db, p.on_snr_db])
         off = np.array([p.off_tonality_db, p.off_dominance_db, p.off_snr_db])
         self._on, self._off = on, off
@@ -238,9 +270,10 @@ class WhistleDetector(StreamDetector):
     # -- per block -----------------------------------------------------------
     def process(self, block: np.ndarray) -> list[Detection]:
         got = self._spectra(block)
-        if got is None:
-            return []
-        first, power = got
+        return [] if got is None else self.consume(*got)
+
+    def consume(self, first: int, power: np.ndarray) -> list[Detection]:
+        """Decide on a block's frames (``first`` the index of its first frame), their STFT power given."""
         if self._noise is None:
             # First sound heard: the quietest of these frames is the room until we learn better.
             self._noise = power.min(axis=0) + EPS
@@ -260,65 +293,94 @@ class WhistleDetector(StreamDetector):
         blow under way, none just reported) a block where no frame could
         start a blow stops after the cheap measures: most blocks of a game.
         """
-        rows = np.arange(len(power))[:, None]
+        n = len(power)
+        rows = self._rows(n)
+        if not full and not (power[:, self._ext] >= self._noise[self._ext] * self._on_snr_ratio).any():
+            # A strong frame needs its peak's 5 bins 12 dB over their floor, so one of them at
+            # least that far over its own: no such bin near the band, no frame can start a blow.
+            return self._nothing(n)
         band = power[:, self._klo : self._khi + 1]
         k = band.argmax(axis=1) + self._klo
         # One gather: the peak +-2 bins, and +-1 bin around k/2, k/3 and k/4.
-        subs = np.rint(k[:, None] / _DIVISORS[None, :]).astype(int)  # k/2, k/3, k/4
-        g = power[rows, np.concatenate([k[:, None] + _PEAK, (subs[:, :, None] + _NEAR).reshape(len(k), -1)], axis=1)]
+        subs = self._subs[k]  # k/2, k/3, k/4
+        g = power[rows, k[:, None] + self._gather_offsets[k - self._klo]]
         kpow = g[:, PEAK_HALF_WIDTH]
         peak = g[:, : len(_PEAK)].sum(axis=1)
-        median = np.partition(band, band.shape[1] // 2, axis=1)[:, band.shape[1] // 2]
         floor = self._noise[k[:, None] + _PEAK].sum(axis=1)
         if not full:
-            tonality = 10 * np.log10(peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS) + EPS)
-            snr = 10 * np.log10(peak / (floor + EPS) + EPS)
-            if not np.any((tonality >= self._on[0]) & (snr >= self._on[2])):
-                nothing = np.zeros(len(power), bool)
-                return {"tonality": tonality, "snr": snr, "strong": nothing, "weak": nothing}
+            snr_ok = peak >= floor * self._on_snr_ratio
+            if not snr_ok.any():
+                return self._nothing(n)
+        median = np.partition(band, band.shape[1] // 2, axis=1)[:, band.shape[1] // 2]
+        if not full and not (snr_ok & (peak >= ((2 * PEAK_HALF_WIDTH + 1) * median + EPS) * self._on_tonality_ratio)).any():
+            return self._nothing(n)
         # Harmonic check: a line at k/2, k/3 or k/4 that is itself tonal (well above
         # the band's median) and not too far below the peak makes k a harmonic
         # of it: toy whistles often sound their 2nd harmonic loudest.
-        sub = g[:, len(_PEAK) :].reshape(len(k), len(_DIVISORS), 3).max(axis=2)
+        sub = g[:, len(_PEAK) :].reshape(n, len(_DIVISORS), 3).max(axis=2)
         is_line = (sub >= (kpow * self._sub_ratio)[:, None]) & (sub >= (SUB_LINE_OVER_MEDIAN * median)[:, None])
         # The lowest such line is the fundamental (the largest divisor that fits).
         last = len(_DIVISORS) - 1 - np.argmax(is_line[:, ::-1], axis=1)
-        fund = np.where(is_line.any(axis=1), subs[np.arange(len(k)), last], k)
+        fund = np.where(is_line.any(axis=1), subs[rows[:, 0], last], k)
         # Dominance: the peak bin against the band away from the peak and
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
         # a vowel's loudest harmonics lie below a band that starts at 800 Hz.
-        f = fund[:, None]
-        rem = self._wide_bins % f
-        keep = ((rem > 3) & (f - rem > 3) | (self._wide_bins < f - 3)) & (np.abs(self._wide_bins - k[:, None]) > NEAR_BINS)
-        other = np.max(power[:, self._wide] * keep, axis=1) + EPS
+        other = (power[:, self._wide] * self._keep(fund, k)).max(axis=1) + EPS
         with np.errstate(divide="ignore"):
             db = 10 * np.log10(np.stack([peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS), kpow / other, peak / (floor + EPS),
                                          peak], axis=1) + EPS)
         measures = db[:, :3]
         # Parabolic interpolation of the peak on log power: sub-bin pitch for signatures.
-        a, b, c = (np.log(g[:, PEAK_HALF_WIDTH + d] + EPS) for d in (-1, 0, 1))
+        lg = np.log(g[:, PEAK_HALF_WIDTH - 1 : PEAK_HALF_WIDTH + 2] + EPS)
+        a, b, c = lg[:, 0], lg[:, 1], lg[:, 2]
         den = a - 2 * b + c
         delta = np.clip(0.5 * (a - c) / np.where(np.abs(den) > 1e-12, den, 1.0), -0.5, 0.5)
         fund_hz = (k + delta) * (RATE / N_FFT) * fund / k
         in_band = fund >= self._klo
         voice = self._comb(power, k, kpow)
-        strong = in_band & np.all(measures >= self._on, axis=1)
-        weak = in_band & np.all(measures >= self._off, axis=1)
-        h = power[rows, np.concatenate([fund[:, None], np.minimum(2 * fund, power.shape[1] - 2)[:, None] + _NEAR], axis=1)]
+        strong = in_band & (measures >= self._on).all(axis=1)
+        weak = in_band & (measures >= self._off).all(axis=1)
+        h = power[rows, self._h2_index[fund]]
         h2 = 10 * np.log10((h[:, 1:].sum(axis=1) + EPS) / (h[:, 0] + EPS))
         return {
             "hz": fund_hz,
             "tonality": measures[:, 0],
             "dominance": measures[:, 1],
             "snr": measures[:, 2],
-            "margin": np.min(measures - self._on, axis=1),
+            "margin": (measures - self._on).min(axis=1),
             "strong": strong,
             "weak": weak,
             "h2": h2,
             "level": db[:, 3],
             "voice": voice,
         }
+
+    def _rows(self, n: int) -> np.ndarray:
+        rows = self._rows_cache.get(n)
+        if rows is None:
+            rows = self._rows_cache[n] = np.arange(n)[:, None]
+        return rows
+
+    @staticmethod
+    def _nothing(n: int) -> dict[str, np.ndarray]:
+        nothing = np.zeros(n, bool)
+        return {"strong": nothing, "weak": nothing}
+
+    def _keep(self, fund: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """Per frame, the bins of the wide range that count as "elsewhere": away from the peak k
+        and from the fundamental's multiples (cached per (fund, k): the same few pairs recur)."""
+        rows = []
+        for f, kk in zip(fund.tolist(), k.tolist(), strict=True):
+            m = self._keep_cache.get((f, kk))
+            if m is None:
+                wb = self._wide_bins[0]
+                rem = wb % f
+                m = ((rem > 3) & (f - rem > 3) | (wb < f - 3)) & (np.abs(wb - kk) > NEAR_BINS)
+                if len(self._keep_cache) < 20_000:
+                    self._keep_cache[(f, kk)] = m
+            rows.append(m)
+        return np.array(rows)
 
     def _comb(self, power: np.ndarray, k: np.ndarray, kpow: np.ndarray) -> np.ndarray:
         """How strongly the peak sits in a voice-like comb of lines (dB vs the peak).
@@ -329,11 +391,11 @@ class WhistleDetector(StreamDetector):
         Returns, per frame, the strongest symmetric pair of neighbouring
         lines that stand above the valley between them and the peak.
         """
-        rows = np.arange(len(power))[:, None]
-        top = power.shape[1] - 1
-        lines = power[rows, np.clip(k[:, None] + _COMB_LINES, 0, top)].reshape(len(power), 2, len(_COMB_D), 3).max(axis=3)
-        valleys = power[rows, np.clip(k[:, None] + _COMB_VALLEYS, 0, top)].reshape(len(power), 2, len(_COMB_D))
-        pair = np.where(np.all(lines > 2 * valleys, axis=1), lines.min(axis=1), 0.0)
+        n = len(power)
+        got = power[self._rows(n), self._comb_index[k]]  # the lines' bins, then the valleys' (one gather)
+        lines = got[:, : len(_COMB_LINES)].reshape(n, 2, len(_COMB_D), 3).max(axis=3)
+        valleys = got[:, len(_COMB_LINES) :].reshape(n, 2, len(_COMB_D))
+        pair = np.where((lines > 2 * valleys).all(axis=1), lines.min(axis=1), 0.0)
         return 10 * np.log10(pair.max(axis=1) / (kpow + EPS) + EPS)
 
     # -- decisions -------------------------------------------------------------
@@ -362,7 +424,7 @@ class WhistleDetector(StreamDetector):
                 continue
             # Same blow: near the pitch it has held, and not fallen far below
             # its loudest frame (a struck die rings and dies within a frame).
-            held_hz = float(np.median(blow.recent_hz))
+            held_hz = float(_median(blow.recent_hz))
             same = abs(hz[i] - held_hz) <= p.max_jump * held_hz and f["level"][i] >= blow.loudest - p.max_drop_db
             if weak[i] and same:
                 blow.last_good, blow.last_end = j, end
@@ -403,7 +465,7 @@ class WhistleDetector(StreamDetector):
             elif j - blow.last_good > p.max_gap_frames:
                 if blow.emitted:
                     self._quiet_until = blow.last_end + p.refractory_s
-                    self._quiet_hz, self._quiet_last = float(np.median(blow.recent_hz)), blow.last_good
+                    self._quiet_hz, self._quiet_last = float(_median(blow.recent_hz)), blow.last_good
                 self._blow = None
         return out
 

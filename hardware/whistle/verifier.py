@@ -61,12 +61,14 @@ class Verifier:
     """A one-hidden-layer network over standardised ``patch_features``: ``verifier(x)`` is P(whistle)."""
 
     def __init__(self, mean: np.ndarray, std: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
-                 b2: float, meta: str = "", threshold: float = 0.5) -> None:
+                 b2: float, meta: str = "", threshold: float = 0.5, strict_threshold: float | None = None) -> None:
         self.mean, self.std = np.asarray(mean, np.float32), np.asarray(std, np.float32)
         self.w1, self.b1 = np.asarray(w1, np.float32), np.asarray(b1, np.float32)
         self.w2, self.b2 = np.asarray(w2, np.float32), float(b2)
         self.meta = meta
         self.threshold = float(threshold)  # chosen in training (on training data only): see whistle_train.py
+        # Stricter, for the combined detector (combined.py), where the cascade only adds to session 4's detector.
+        self.strict_threshold = float(threshold if strict_threshold is None else strict_threshold)
         if self.w1.shape[0] != N_FEATURES or self.mean.shape != (N_FEATURES,):
             raise ValueError(f"verifier weights expect {self.w1.shape[0]} features, the detector makes {N_FEATURES}")
 
@@ -77,13 +79,16 @@ class Verifier:
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(path, mean=self.mean, std=self.std, w1=self.w1, b1=self.b1, w2=self.w2,
-                            b2=np.float32(self.b2), meta=np.array(self.meta), threshold=np.float32(self.threshold))
+                            b2=np.float32(self.b2), meta=np.array(self.meta), threshold=np.float32(self.threshold),
+                            strict_threshold=np.float32(self.strict_threshold))
 
     @classmethod
     def load(cls, path: Path) -> Verifier:
         try:
             with np.load(path) as z:
-                return cls(z["mean"], z["std"], z["w1"], z["b1"], z["w2"], float(z["b2"]), str(z["meta"]), float(z["threshold"]))
+                strict = float(z["strict_threshold"]) if "strict_threshold" in z.files else None
+                return cls(z["mean"], z["std"], z["w1"], z["b1"], z["w2"], float(z["b2"]), str(z["meta"]), float(z["threshold"]),
+                           strict)
         except (OSError, KeyError, ValueError) as e:
             raise ConfigError(path, "verifier weights", "an .npz from benchmarks/whistle_train.py", str(e)) from e
 

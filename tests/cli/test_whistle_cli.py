@@ -129,3 +129,12 @@ def test_the_cascade_is_selectable_in_detect_and_eval(cli, tmp_path, shared_data
     assert out["by_category"]["whistle"]["recall"] == 1.0
     r = cli("whistle", "detect", str(r2k / "16k" / "w1.wav"), "--detector", "nope")
     assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_detect_with_the_combined_detector(cli, tmp_path):
+    r = cli("whistle", "detect", str(two_blows(tmp_path / "two.wav")), "--json", "--no-profile", "--detector", "combined")
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [round(row["onset_s"], 1) for row in rows] == [1.0, 2.5]  # one event per blow, not one per detector
+    r = cli("whistle", "detect", str(tmp_path / "two.wav"), "--detector", "nope")
+    assert r.returncode != 0 and "combined" in r.stderr

@@ -189,3 +189,22 @@ def test_a_hum_that_starts_later_is_learned_not_an_endless_blow():
     found = detect(x)
     # At most one report as the hum starts; then it is room noise and the whistle is heard.
     assert len(found) <= 2 and round(found[-1].peak_hz, -2) == 3200 and abs(found[-1].onset - 15.0) < 0.05
+
+
+def test_the_quick_exit_never_drops_a_frame_that_could_start_a_blow():
+    # features(full=False) stops early on blocks where no frame can be strong (most blocks of a
+    # game); over tones, trills, toys, speech-like laughter and music at many levels, every block
+    # it stops on has no strong frame when measured in full.
+    det = WhistleDetector()
+    det.process(ta.pink_noise(0.2, amp=0.005, seed=3))
+    sounds = [s for s, _ in WHISTLES.values()] + [ta.laughter(1.0, seed=2), ta.music(1.0, seed=3), ta.dice_clicks(1.0, seed=4)]
+    stopped = 0
+    for i, sound in enumerate(sounds):
+        for amp in (0.003, 0.02, 0.3):
+            power = spectrum(in_room(sound / (np.max(np.abs(sound)) + 1e-9) * amp, at=0.1, length=0.8, seed=i))
+            for b in range(0, len(power) - 4, 4):
+                quick = det.features(power[b : b + 4], full=False)
+                if "hz" not in quick:
+                    stopped += 1
+                    assert not det.features(power[b : b + 4], full=True)["strong"].any()
+    assert stopped > 20  # the quick exit was taken, and checked
