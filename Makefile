@@ -54,7 +54,7 @@ train-whistle: setup
 
 # The cascade's CNN verifier (docs/whistle-cnn.md): needs the train extra (torch CPU, onnx) and ../shared/data.
 # Rebuilds hardware/whistle/weights/whistle_cnn.onnx and its .json (seeded, one thread; the shipped pair
-# comes from the training items of commit 6cc04cc, before session 8: see docs/whistle-cnn.md).
+# comes from the training items of commit 6cc04cc, before session 7: see docs/whistle-cnn.md).
 train-whistle-cnn: setup
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/whistle_cnn_train.py --out hardware/whistle/weights/whistle_cnn.onnx
