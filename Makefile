@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup system run test lint bench clean train-dice train-dice-folds train-whistle
+.PHONY: setup system run test lint bench clean train-dice train-dice-folds train-whistle train-whistle-cnn
 
 setup: system $(STAMP)
 
@@ -51,3 +51,10 @@ clean:
 # Rebuilds hardware/whistle/weights/whistle_verifier.npz (seeded: the same file each time).
 train-whistle: setup
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/whistle_train.py --out hardware/whistle/weights/whistle_verifier.npz
+
+# The cascade's CNN verifier (docs/whistle-cnn.md): needs the train extra (torch CPU, onnx) and ../shared/data.
+# Rebuilds hardware/whistle/weights/whistle_cnn.onnx and its .json (seeded, one thread; the shipped pair
+# comes from the training items of commit 6cc04cc, before session 7: see docs/whistle-cnn.md).
+train-whistle-cnn: setup
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/whistle_cnn_train.py --out hardware/whistle/weights/whistle_cnn.onnx

@@ -44,7 +44,7 @@ from hardware.whistle.detector import HOP, N_FFT
 from hardware.whistle.verifier import N_FEATURES, WEIGHTS, Verifier
 
 SEED = 1000
-NEGATIVE_RATE = 0.003  # share of training negatives the verifier's threshold lets through (session 7: 0.01)
+NEGATIVE_RATE = 0.003  # share of training negatives the verifier's threshold lets through (session 6: 0.01)
 STRICT_RATE = 0.001  # its strict threshold's, for the combined detector (hardware/whistle/combined.py)
 BLOCK = 1024
 

@@ -55,7 +55,7 @@ def profile_path(directory: str | Path | None = None) -> Path:
 
 # The detectors a profile can set up (``Profile.detector``), and the one the app, the sensor and
 # ``bellwether whistle detect|eval`` use unless told (docs/whistle.md, "Which detector ships").
-DETECTOR_KINDS = ("session4", "cascade", "combined")
+DETECTOR_KINDS = ("session4", "cascade", "combined", "cascade-cnn")
 DEFAULT_DETECTOR = "session4"
 
 
@@ -88,7 +88,8 @@ class Profile:
         band to the learned one, or starting its floor from the quiet room, cost
         recall (benchmarks/whistle_eval.py, calibration rows: a low toy 26 of 40
         generic, 6 of 40 so), and calibration must never hurt.  "combined" gives both:
-        the session-4 detector set up from the whole profile and the cascade as above."""
+        the session-4 detector set up from the whole profile and the cascade as above;
+        "cascade-cnn" the cascade with the CNN verifier (docs/whistle-cnn.md) instead of the MLP."""
         import numpy as np
 
         from hardware.whistle.detector import WhistleDetector
@@ -107,6 +108,10 @@ class Profile:
         params = dataclasses.replace(base, min_level_db=self.overrides.get("min_level_db", base.min_level_db))
         if kind == "cascade":
             return CascadeDetector(params, attribute=attribute)
+        if kind == "cascade-cnn":
+            from hardware.whistle.cnn_verifier import CnnVerifier
+
+            return CascadeDetector(params, attribute=attribute, verifier=CnnVerifier.shipped())
         from hardware.whistle.combined import CombinedDetector, strict_cascade
 
         return CombinedDetector(shipped=shipped, cascade=strict_cascade(params, attribute), attribute=attribute)

@@ -8,8 +8,9 @@ from typing import Any
 
 from calibration.whistle import DEFAULT_DETECTOR, DETECTOR_KINDS
 
-DETECTOR_HELP = ("session4 (steady tones), cascade (candidate stage + learned verifier) or combined "
-                 f"(session4, and the cascade where session4 cannot hear); default {DEFAULT_DETECTOR} (docs/whistle.md)")
+DETECTOR_HELP = ("session4 (steady tones), cascade (candidate stage + learned verifier), combined "
+                 "(session4, and the cascade where session4 cannot hear) or cascade-cnn (the cascade with its CNN "
+                 f"verifier); default {DEFAULT_DETECTOR} (docs/whistle.md)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -203,7 +203,10 @@ class CascadeDetector(StreamDetector):
             self._attempts += 1
             centre = int(_median([e[1] for e in near]))
             self.frame_now = j
-            prob = float(self.verifier(patch_features(self._ordered(j), centre)))
+            hist = self._ordered(j)
+            # A verifier that reads the raw patch (cnn_verifier.py) cuts it itself; the MLP gets features.
+            x = self.verifier.cut(hist, centre) if getattr(self.verifier, "reads_patch", False) else patch_features(hist, centre)
+            prob = float(self.verifier(x))
             self._accepted = self._accepted + 1 if prob >= self._threshold else 0
             if self._accepted >= p.accepts:
                 det = self._detection(j, near, prob)

@@ -131,6 +131,20 @@ def test_the_cascade_is_selectable_in_detect_and_eval(cli, tmp_path, shared_data
     assert r.returncode == 2 and "invalid choice" in r.stderr
 
 
+def test_detect_and_eval_with_the_cnn_cascade_on_real_clips(cli, shared_data):
+    r2k = shared_data / "whistle" / "r2k-clips"
+    r = cli("whistle", "detect", str(r2k / "16k" / "w1.wav"), "--json", "--no-profile", "--detector", "cascade-cnn")
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(rows) == 1 and list(rows[0]) == KEYS and 0.3 <= rows[0]["onset_s"] <= 0.6
+    r = cli("whistle", "eval", str(shared_data / "whistle" / "robot-clips" / "manifest.csv"), "--json",
+            "--detector", "cascade-cnn")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert set(out) == {"overall", "by_category", "realtime_factor"}
+    assert out["by_category"]["whistle"]["recall"] == 1.0
+
+
 def test_detect_with_the_combined_detector(cli, tmp_path):
     r = cli("whistle", "detect", str(two_blows(tmp_path / "two.wav")), "--json", "--no-profile", "--detector", "combined")
     assert r.returncode == 0, r.stderr

@@ -1,0 +1,173 @@
+"""The cascade with the CNN verifier against the cascade with the MLP, every row held out.
+
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/whistle_cnn_eval.py --seed 1 [--quick] [--steps N] [--only cnn|mlp]
+
+The rows are ``whistle_eval.py``'s cascade table (the same sources, built by
+its ``build_sources`` for the seed; ``USED``-style marks from its
+``STAGE1_SAW``).  Each row is heard by a CNN trained *without* that row's
+source (``whistle_eval.HELD_OUT``, and each ESC-10 fold for its own clips),
+and, beside it, by the MLP verifier trained without it on exactly the same
+candidates (``whistle_cnn_train.harvest`` records the raw patch and the 287
+features of each).  Folds with the same held-out tags share one training.
+Then the real-time factor of each cascade (64 ms blocks, one core, CPU time).
+``WHISTLE_CNN_CANDIDATES=/tmp/c.pkl`` keeps the training candidates between
+runs while developing.  Needs the ``train`` extra and ``../shared/data``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import whistle_cnn_train as ct
+import whistle_eval as we
+import whistle_train as wt
+
+from hardware.whistle.cascade import CascadeDetector
+from hardware.whistle.cnn_verifier import CnnVerifier
+
+Verifiers = dict[str, Callable[[np.ndarray], float]]
+
+
+def fold_tags() -> dict[str, frozenset[str]]:
+    """Each verifier fold's held-out tags: every row of the table, each ESC-10 fold."""
+    return {f"esc{f}": frozenset({f"esc{f}"}) for f in range(1, 6)} | {k: frozenset(v) for k, v in we.HELD_OUT.items()}
+
+
+def candidates(data: Path, seed: int, scale: float) -> tuple[wt.Examples, wt.Examples]:
+    cache = os.environ.get("WHISTLE_CNN_CANDIDATES")
+    if cache and Path(cache).exists():
+        with open(cache, "rb") as f:
+            return pickle.load(f)
+    got = ct.harvest(wt.items(data, wt.SEED + seed, scale))
+    if cache:
+        with open(cache, "wb") as f:
+            pickle.dump(got, f)
+    return got
+
+
+def train_folds(train: Callable[[frozenset[str]], Callable[[np.ndarray], float]]) -> Verifiers:
+    """One verifier per fold; folds leaving out the same tags share it."""
+    by_tags: dict[frozenset[str], Callable[[np.ndarray], float]] = {}
+    out = {}
+    for name, tags in fold_tags().items():
+        if tags not in by_tags:
+            by_tags[tags] = train(tags)
+        out[name] = by_tags[tags]
+    return out
+
+
+def cnn_folds(ex: wt.Examples, seed: int, steps: int, folder: Path) -> Verifiers:
+    def one(tags: frozenset[str]) -> CnnVerifier:
+        return ct.fold(ex, tags, folder / f"{'_'.join(sorted(tags))}.onnx", seed, steps)
+
+    return train_folds(one)
+
+
+def mlp_folds(ex: wt.Examples, seed: int) -> Verifiers:
+    def one(tags: frozenset[str]):
+        t = time.process_time()
+        part = ex.without(tags)
+        ver = wt.train(part, seed, meta=f"held out {sorted(tags)}")
+        print(f"   fold {','.join(sorted(tags)):<44} {len(part.y):>6} candidates, threshold {ver.threshold:.3f},"
+              f" {time.process_time() - t:.0f} s")
+        return ver
+
+    return train_folds(one)
+
+
+def held_out_rows(title: str, sources: dict[str, we.Source], data: Path, hours: float, seed: int,
+                  verifiers: Verifiers) -> dict[str, dict[str, object]]:
+    """Every row heard by the cascade whose verifier never saw that row's source (as whistle_eval's cascade table)."""
+    print(f"\n== {title}")
+    print(f"   {we.TARGETS}")
+    print("   used: held out = the verifier never saw it; held/s1 = held out, but the first stage's thresholds were "
+          "chosen looking at this recipe (seed 0)")
+    print(we.HEADER)
+    results = {}
+    for name, src in we.with_table(sources, hours, seed).items():
+        if name == we.ESC:
+            r = we.esc_by_fold(data, lambda f: CascadeDetector(verifier=verifiers[f"esc{f}"]))
+            used = "held out"
+        else:
+            key = "table" if src.kind == "stream" else name
+            r = we.run_source(src, lambda k=key: CascadeDetector(verifier=verifiers[k]))
+            used = "held/s1" if name in we.STAGE1_SAW else "held out"
+        results[name] = r
+        we.print_row(name, used, r)
+    return results
+
+
+def cell(r: dict[str, object]) -> str:
+    def f(v: object, d: int = 3) -> str:
+        return "-" if v is None else f"{v:.{d}f}" if isinstance(v, float) else str(v)
+
+    return (f"{f(r['recall'])} / {f(r['precision'])} / {f(r['false_alarms_per_hour'], 1)} / "
+            f"{f(r['latency_ms_p50'], 0)} / {f(r['latency_ms_p95'], 0)}")
+
+
+def side_by_side(cnn: dict[str, dict[str, object]], mlp: dict[str, dict[str, object]]) -> None:
+    print("\n== side by side, held out (recall / precision / FA per hour / latency p50 / p95 ms)")
+    print(f"   {'source':<44} {'CNN verifier':<36} MLP verifier")
+    for name, r in cnn.items():
+        print(f"   {name:<44} {cell(r):<36} {cell(mlp[name]) if name in mlp else ''}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hours", type=float, default=1.0, help="length of the table-noise stream (default 1 h)")
+    ap.add_argument("--quick", action="store_true", help="fewer scenes, 0.1 h of table noise")
+    ap.add_argument("--train-scale", type=float, default=1.0, help="share of the synthetic training items")
+    ap.add_argument("--steps", type=int, default=ct.STEPS, help="CNN training steps per fold")
+    ap.add_argument("--only", choices=["cnn", "mlp"], help="one verifier's table only (the CNN's folds take most of the run)")
+    args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(1)
+    data = we.whistle_dir()
+    if data is None:
+        print("shared data not found (BELLWETHER_SHARED_DATA): nothing to evaluate")
+        return 1
+    hours = 0.1 if args.quick else args.hours
+    print(f"machine: {len(os.sched_getaffinity(0))} cores available; CPU-time figures; seed {args.seed}; one thread")
+    t = time.process_time()
+    sources = we.build_sources(data, args.seed, args.quick)
+    patches, features = candidates(data, args.seed, args.train_scale)
+    print(f"training candidates: {len(patches.y)} ({int(patches.y.sum())} whistle); sources and candidates in "
+          f"{time.process_time() - t:.0f} s CPU")
+    cnn_rows: dict[str, dict[str, object]] = {}
+    if args.only != "mlp":
+        with tempfile.TemporaryDirectory() as tmp:
+            print(f"\n-- CNN folds ({args.steps} steps each)")
+            t = time.process_time()
+            cnn = cnn_folds(patches, args.seed, args.steps, Path(tmp))
+            print(f"   all CNN folds: {time.process_time() - t:.0f} s CPU")
+            cnn_rows = held_out_rows("the cascade with the CNN verifier, retrained per row without that row's source",
+                                     sources, data, hours, args.seed, cnn)
+    if args.only != "cnn":
+        print("\n-- MLP folds (whistle_train.train on the same candidates' features)")
+        mlp_rows = held_out_rows("the cascade with the MLP verifier, retrained per row without that row's source",
+                                 sources, data, hours, args.seed, mlp_folds(features, args.seed))
+        if cnn_rows:
+            side_by_side(cnn_rows, mlp_rows)
+    we.speed(lambda: CascadeDetector(verifier=CnnVerifier.shipped()), "cascade + CNN (shipped weights)")
+    we.speed(CascadeDetector, "cascade + MLP (shipped weights)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
