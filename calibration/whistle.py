@@ -99,9 +99,8 @@ class Profile:
         attribute = Attributor(self.signatures) if self.signatures else None
         if kind not in DETECTOR_KINDS:
             raise ValueError(f"detector kind: expected one of {', '.join(DETECTOR_KINDS)}, got {kind!r}")
-        shipped = WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
         if kind == "session4":
-            return shipped
+            return WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
         from hardware.whistle.cascade import CascadeDetector, CascadeParams
 
         base = CascadeParams()
@@ -114,6 +113,7 @@ class Profile:
             return CascadeDetector(params, attribute=attribute, verifier=CnnVerifier.shipped())
         from hardware.whistle.combined import CombinedDetector, strict_cascade
 
+        shipped = WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
         return CombinedDetector(shipped=shipped, cascade=strict_cascade(params, attribute), attribute=attribute)
 
     # -- TOML -------------------------------------------------------------------
