@@ -612,8 +612,8 @@ def main() -> int:
     ap.add_argument("--face-widths", type=lambda v: tuple(int(c) for c in v.split(",")), default=FACE_WIDTHS,
                     help="the face classifier's three channel counts, comma-separated (default: %(default)s)")
     ap.add_argument("--crop", type=int, default=CROP, help="the face classifier's input side in pixels (default: %(default)s)")
-    ap.add_argument("--face-renders", type=int, default=FACE_RENDERS[0],
-                    help="the classifier's extra tilted, marbled and glittering renders (0: none; default: %(default)s)")
+    ap.add_argument("--face-renders", type=int, default=0,
+                    help=f"the classifier's extra tilted, marbled and glittering renders (0, the default: none; measured with {FACE_RENDERS[0]})")
     ap.add_argument("--shared", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
