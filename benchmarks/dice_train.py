@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.paths import shared_data  # noqa: E402
 from hardware.dice import labelled  # noqa: E402
-from hardware.dice.net import CLASSIFIER, CROP, CROP_CONTEXT, DETECTOR, STRIDE, TUNING, detector_input  # noqa: E402
+from hardware.dice.net import CLASSIFIER, CROP, CROP_CONTEXT, DETECTOR, STRIDE, TUNING, TURNS, detector_input  # noqa: E402
 from hardware.testing.pip_render import render_set  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / "out" / "dice-cache-v3.npz"  # detector images and crops, in BGR and in grey
@@ -612,8 +612,10 @@ def main() -> int:
     ap.add_argument("--face-widths", type=lambda v: tuple(int(c) for c in v.split(",")), default=FACE_WIDTHS,
                     help="the face classifier's three channel counts, comma-separated (default: %(default)s)")
     ap.add_argument("--crop", type=int, default=CROP, help="the face classifier's input side in pixels (default: %(default)s)")
-    ap.add_argument("--face-renders", type=int, default=0,
-                    help=f"the classifier's extra tilted, marbled and glittering renders (0, the default: none; measured with {FACE_RENDERS[0]})")
+    ap.add_argument("--turns", type=int, choices=(1, 2, 4), default=TURNS,
+                    help="quarter turns the reader averages each crop over (default: %(default)s; fewer: faster)")
+    ap.add_argument("--face-renders", type=int, default=FACE_RENDERS[0],
+                    help="the classifier's extra tilted, marbled and glittering renders (0: none, the recipe before; default: %(default)s)")
     ap.add_argument("--shared", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
@@ -671,7 +673,8 @@ def main() -> int:
     faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop)
     export(None, faces, args.out, face_channels=args.face_channels, size=args.crop)
     channels = {"channels": args.channels, "face_channels": args.face_channels, "detector_widths": list(args.detector_widths),
-                "face_widths": list(args.face_widths), "crop": args.crop, "face_renders": args.face_renders}
+                "face_widths": list(args.face_widths), "crop": args.crop, "turns": args.turns,
+                "face_renders": args.face_renders}
     (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
     tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed))

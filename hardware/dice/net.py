@@ -25,7 +25,8 @@ out it read no better than grey, so the shipped weights are grey.
 
 ``tuning.json`` beside the weights holds what the training command tuned on
 its training groups (the heatmap threshold) and each network's input channels
-(absent: grey).
+(absent: grey), the classifier's crop side (``crop``, absent: ``CROP``) and the
+quarter turns each crop is read at (``turns``, absent: ``TURNS``).
 """
 
 from __future__ import annotations
