@@ -43,7 +43,8 @@ LOW_BINS = round(1000 / BIN_HZ)  # below 1 kHz
 @dataclass(frozen=True)
 class CombinedParams:
     gate: bool = True  # False: every cascade report counts (the plain union, for the benchmark)
-    trill_share: float = 0.5  # the line's +-2 bins hold less than this of the +-500 Hz window's power,
+    window_hz: float = 500.0  # the gate looks at +-this around the cascade's pitch (a trill's sidebands stay inside)
+    trill_share: float = 0.5  # the line's +-2 bins hold less than this of that window's power,
     trill_wander_hz: float = 200.0  # and it jumps at least this far from frame to frame: a trill (voices glide)
     low_line_db: float = 0.0  # a line below 1 kHz at least as strong as the whistle's,
     steady_low_db: float = 8.0  # and no more than this over its own floor: a steady hum (a voice is new sound)
@@ -56,7 +57,6 @@ class Evidence:
 
     line_share: float  # the line's +-2 bins against the +-500 Hz window, mean over frames
     low_db: float  # strongest bin below 1 kHz against the line's strongest bin, dB (median over frames)
-    snr_db: float  # the line's +-2 bins over their floor, dB (max over frames)
     low_over_db: float  # that low line over its own floor, dB (median): a steady hum is learned (~0 dB), a voice is not
     wander_hz: float  # the line's median jump from frame to frame (a pea's rattle moves it hundreds of Hz)
 
@@ -160,10 +160,12 @@ class CombinedDetector(StreamDetector):
     def evidence(self, hz: float) -> Evidence:
         """The gate's measures of the last frames at the cascade's pitch ``hz``."""
         p = self._ring[-HISTORY:]
-        floor = self.cascade._noise if self.cascade._noise is not None else np.full(p.shape[1], EPS)
+        floor = self.cascade.noise_floor
+        if floor is None:
+            floor = np.full(p.shape[1], EPS)
+        w = round(self.params.window_hz / BIN_HZ)
         k = round(hz / BIN_HZ)
-        k = min(max(k, 18), p.shape[1] - 18)
-        w = 16  # +-500 Hz
+        k = min(max(k, w + 2), p.shape[1] - w - 2)  # the window and the line's +-2 bins inside the spectrum
         win = p[:, k - w : k + w + 1]
         m = win.argmax(axis=1)  # the line, frame by frame (it wanders in a trill)
         rows = np.arange(len(p))[:, None]
@@ -176,6 +178,4 @@ class CombinedDetector(StreamDetector):
         low_db = float(np.median(10 * np.log10((low + EPS) / (top + EPS))))
         low_over = float(np.median(10 * np.log10((low + EPS) / (floor[lowk] + EPS))))
         wander = float(np.median(np.abs(np.diff(m)))) * BIN_HZ
-        fl = floor[k - w : k + w + 1][idx].sum(axis=1)
-        snr = float(np.max(10 * np.log10(line / (fl + EPS) + EPS)))
-        return Evidence(share, low_db, snr, low_over, wander)
+        return Evidence(share, low_db, low_over, wander)
