@@ -61,6 +61,11 @@ NEGATIVE_RATE = 0.01  # share of training negatives the threshold lets through (
 STEPS = 1000  # per training; the benchmark's 15 folds must fit in about 25 minutes
 
 
+def recipe(steps: int = STEPS) -> str:
+    """The recipe in one line (the benchmark's header, the weights' JSON)."""
+    return f"{steps} steps; threshold: {NEGATIVE_RATE:.1%} of training negatives"
+
+
 # -- candidates: the raw patch and the MLP's features ------------------------------------------
 
 
@@ -195,7 +200,8 @@ def centre(wide: np.ndarray) -> np.ndarray:
 
 
 def train(ex: wt.Examples, seed: int = 0, steps: int = STEPS, batch: int = 128, lr: float = 3e-3,
-          log=print, aug: Augment = Augment(), channels: Sequence[int] = CHANNELS) -> tuple[object, float]:
+          log=print, aug: Augment = Augment(), channels: Sequence[int] = CHANNELS, pos_share: float = 0.5,
+          negative_rate: float = NEGATIVE_RATE) -> tuple[object, float]:
     """(the trained network, its threshold): balanced cross-entropy, Adam with a cosine schedule, augmented batches."""
     import torch
 
@@ -208,7 +214,7 @@ def train(ex: wt.Examples, seed: int = 0, steps: int = STEPS, batch: int = 128, 
     y = ex.y.astype(np.float32)
     pos = max(1.0, float(y.sum()))
     neg = max(1.0, len(y) - float(y.sum()))
-    weights = np.where(y > 0, 0.5 * len(y) / pos, 0.5 * len(y) / neg).astype(np.float32)  # class-balanced
+    weights = np.where(y > 0, pos_share * len(y) / pos, (1 - pos_share) * len(y) / neg).astype(np.float32)  # class-balanced
     negatives = ex.x[ex.y == 0]
     net.train()
     t0 = time.process_time()
@@ -228,7 +234,7 @@ def train(ex: wt.Examples, seed: int = 0, steps: int = STEPS, batch: int = 128, 
             log(f"      step {step + 1}/{steps} loss {run:.3f} ({time.process_time() - t0:.0f} s)")
     net.eval()
     scores = score(net, ex.x[ex.y == 0])
-    threshold = float(max(0.5, np.quantile(scores, 1 - NEGATIVE_RATE))) if len(scores) else 0.5
+    threshold = float(max(0.5, np.quantile(scores, 1 - negative_rate))) if len(scores) else 0.5
     return net, threshold
 
 
