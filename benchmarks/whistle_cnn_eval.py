@@ -17,6 +17,7 @@ runs while developing.  Needs the ``train`` extra and ``../shared/data``.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pickle
 import sys
@@ -38,7 +39,7 @@ import whistle_train as wt
 
 from hardware.audio import RATE
 from hardware.whistle.cascade import CascadeDetector
-from hardware.whistle.cnn_verifier import CnnVerifier
+from hardware.whistle.cnn_verifier import CnnVerifier, tuning_path
 from hardware.whistle.detector import detect
 
 
@@ -86,6 +87,17 @@ def cnn_folds(ex: wt.Examples, seed: int, steps: int, folder: Path, supersets: b
     return Folds(one, supersets)
 
 
+class AtRate:
+    """The same fold verifiers at the threshold of another share of training negatives (from their JSON)."""
+
+    def __init__(self, folds: Folds, rate: float) -> None:
+        self.folds, self.key = folds, ct.rate_key(rate)
+
+    def __getitem__(self, name: str) -> CnnVerifier:
+        v = self.folds[name]
+        return CnnVerifier(v.path, threshold=json.loads(tuning_path(v.path).read_text())["threshold_at"][self.key])
+
+
 def mlp_folds(ex: wt.Examples, seed: int, supersets: bool = False) -> Folds:
     def one(tags: frozenset[str]):
         t = time.process_time()
@@ -110,7 +122,7 @@ def esc_folds(data: Path, folds: Sequence[int], make_for_fold: Callable[[int], C
 
 
 def held_out_rows(title: str, sources: dict[str, we.Source], data: Path, hours: float, seed: int,
-                  verifiers: Folds, rows: Sequence[str] = (), esc: Sequence[int] = (1, 2, 3, 4, 5)) -> dict[str, dict[str, object]]:
+                  verifiers: Folds | AtRate, rows: Sequence[str] = (), esc: Sequence[int] = (1, 2, 3, 4, 5)) -> dict[str, dict[str, object]]:
     """Every row heard by the cascade whose verifier never saw that row's source (as whistle_eval's cascade table).
 
     ``rows``: only the rows whose name holds one of these (ESC-10 last, so its
@@ -151,11 +163,12 @@ def cell(r: dict[str, object]) -> str:
             f"{f(r['latency_ms_p50'], 0)} / {f(r['latency_ms_p95'], 0)}")
 
 
-def side_by_side(cnn: dict[str, dict[str, object]], mlp: dict[str, dict[str, object]]) -> None:
+def side_by_side(columns: dict[str, dict[str, dict[str, object]]]) -> None:
     print("\n== side by side, held out (recall / precision / FA per hour / latency p50 / p95 ms)")
-    print(f"   {'source':<44} {'CNN verifier':<36} MLP verifier")
-    for name, r in cnn.items():
-        print(f"   {name:<44} {cell(r):<36} {cell(mlp[name]) if name in mlp else ''}")
+    print(f"   {'source':<44} " + " ".join(f"{c:<36}" for c in columns))
+    first = next(iter(columns.values()))
+    for name in first:
+        print(f"   {name:<44} " + " ".join(f"{cell(rows[name]) if name in rows else '':<36}" for rows in columns.values()))
 
 
 def main() -> int:
@@ -187,21 +200,28 @@ def main() -> int:
     patches, features = candidates(data, args.seed, args.train_scale)
     print(f"training candidates: {len(patches.y)} ({int(patches.y.sum())} whistle); sources and candidates in "
           f"{time.process_time() - t:.0f} s CPU")
-    cnn_rows: dict[str, dict[str, object]] = {}
+    columns: dict[str, dict[str, dict[str, object]]] = {}
     if args.only != "mlp":
         with tempfile.TemporaryDirectory() as tmp:
             print(f"\n-- CNN folds ({args.steps} steps each), trained as the rows need them")
             t = time.process_time()
-            cnn_rows = held_out_rows("the cascade with the CNN verifier, retrained per row without that row's source",
-                                     sources, data, hours, args.seed,
-                                     cnn_folds(patches, args.seed, args.steps, Path(tmp), bool(args.rows)), args.rows, esc)
+            cnn = cnn_folds(patches, args.seed, args.steps, Path(tmp), bool(args.rows))
+            rate = ct.rate_key(ct.NEGATIVE_RATE)
+            columns[f"CNN, {rate} (shipped rule)"] = held_out_rows(
+                f"the cascade with the CNN verifier at {rate} of training negatives, retrained per row without that row's source",
+                sources, data, hours, args.seed, cnn, args.rows, esc)
             print(f"   CNN folds and rows: {time.process_time() - t:.0f} s CPU")
+            for other in ct.OTHER_RATES:
+                columns[f"CNN, {ct.rate_key(other)}"] = held_out_rows(
+                    f"the same CNN folds at {ct.rate_key(other)} of training negatives (not the shipped rule)",
+                    sources, data, hours, args.seed, AtRate(cnn, other), args.rows, esc)
     if args.only != "cnn":
         print("\n-- MLP folds (whistle_train.train on the same candidates' features)")
-        mlp_rows = held_out_rows("the cascade with the MLP verifier, retrained per row without that row's source",
-                                 sources, data, hours, args.seed, mlp_folds(features, args.seed, bool(args.rows)), args.rows, esc)
-        if cnn_rows:
-            side_by_side(cnn_rows, mlp_rows)
+        columns[f"MLP, {ct.rate_key(wt.NEGATIVE_RATE)}"] = held_out_rows(
+            "the cascade with the MLP verifier, retrained per row without that row's source",
+            sources, data, hours, args.seed, mlp_folds(features, args.seed, bool(args.rows)), args.rows, esc)
+    if len(columns) > 1:
+        side_by_side(columns)
     if not args.no_speed:
         we.speed(lambda: CascadeDetector(verifier=CnnVerifier.shipped()), "cascade + CNN (shipped weights)")
         we.speed(CascadeDetector, "cascade + MLP (shipped weights)")
