@@ -83,7 +83,10 @@ def load_real(folder: Path, manifest: Path, keep: Callable[[dict[str, str]], boo
     return [(r, resample(*read_wav(folder / r["path"]))) for r in rows]
 
 
-def build_sources(data: Path, seed: int, quick: bool) -> dict[str, Source]:
+FAMILY_SCENE_S = 6.0  # the other negative families' scenes
+
+
+def build_sources(data: Path, seed: int, quick: bool, family_hours: float = 1.0) -> dict[str, Source]:
     robot_m = data / "robot-clips" / "manifest.csv"
     r2k_m = data / "r2k-clips" / "manifest.csv"
     esc_m = data / "esc10-negatives" / "manifest.csv"
@@ -118,9 +121,11 @@ def build_sources(data: Path, seed: int, quick: bool) -> dict[str, Source]:
     sources["hall noise, no blow"] = Source("hall noise, no blow", "scenes", scenes=[
         ws.scene("hall", hall.piece(3.0), None, 0.0, rng) for _ in range(n_syn)])
     other = ws.OtherNoise(seed=seed + 7)
-    for fam in ws.NEGATIVE_FAMILIES:  # 6 s scenes: 150 of them are 0.25 h (1 false alarm = 4/h)
+    # 6 s scenes, an hour of each by default (session 8; session 7 had 0.25 h, where one false alarm was 4/h)
+    n_fam = 40 if quick else max(1, round(family_hours * 3600 / FAMILY_SCENE_S))
+    for fam in ws.NEGATIVE_FAMILIES:
         sources[fam] = Source(fam, "scenes", scenes=[
-            ws.scene(fam, other.piece(fam, 6.0), None, 0.0, rng) for _ in range(40 if quick else 150)])
+            ws.scene(fam, other.piece(fam, FAMILY_SCENE_S), None, 0.0, rng) for _ in range(n_fam)])
     return sources
 
 
@@ -467,13 +472,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hours", type=float, default=1.0, help="length of the table-noise stream (default 1 h)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--family-hours", type=float, default=1.0,
+                    help="hours of each other negative family (music, babble, laughter, clatter; --quick: 40 scenes, 4 min)")
     ap.add_argument("--quick", action="store_true", help="fewer scenes, 0.1 h of table noise")
-    ap.add_argument("--detector", choices=["all", "both", "shipped", "cascade", "combined"], default="all",
+    ap.add_argument("--detector", choices=["all", "both", "shipped", "cascade", "combined", "shipped+combined"], default="all",
                     help="which tables to print (the cascade's trains its verifier once per held-out source)")
     ap.add_argument("--train-scale", type=float, default=1.0, help="share of the synthetic training items for the folds")
     ap.add_argument("--negative-rate", type=float, default=None,
                     help="share of training negatives the verifier's threshold lets through (default whistle_train's)")
-    ap.add_argument("--accepts", type=int, default=CASCADE_ACCEPTS, help="consecutive yes the cascade needs (1: best attempt)")
+    ap.add_argument("--accepts", type=int, default=None,
+                    help=f"consecutive yes the cascade needs (1: best attempt; default {CASCADE_ACCEPTS}, "
+                         "the combined detector's own 1)")
     args = ap.parse_args()
     hours = 0.1 if args.quick else args.hours
     data = whistle_dir()
@@ -482,7 +491,7 @@ def main() -> int:
         print("shared data not found (BELLWETHER_SHARED_DATA): real-set tables skipped")
         speed()
         return 0
-    sources = build_sources(data, args.seed, args.quick)
+    sources = build_sources(data, args.seed, args.quick, args.family_hours)
     shipped = DetectorParams()
     print("\nshipped detector: session 4's (eb88db3) with its refractory fix, defaults untouched: "
           + ", ".join(f"{f.name} {getattr(shipped, f.name)}" for f in dataclasses.fields(shipped)))
@@ -491,16 +500,18 @@ def main() -> int:
           "held out = never seen")
     if args.detector == "both":
         args.detector = "all"  # as before the combined detector: every table
-    if args.detector in ("all", "shipped"):
+    if args.detector in ("all", "shipped", "shipped+combined"):
         table("every source, shipped defaults", sources, shipped, hours, args.seed)
         speed()
-    if args.detector in ("all", "cascade", "combined"):
+    if args.detector in ("all", "cascade", "combined", "shipped+combined"):
         from hardware.whistle.cascade import CascadeDetector, CascadeParams
+        from hardware.whistle.combined import CASCADE_ACCEPTS as COMBINED_ACCEPTS
         from hardware.whistle.combined import CombinedDetector
 
         verifiers = fold_verifiers(data, args.seed, args.train_scale, args.negative_rate)
-        cp = CascadeParams(accepts=args.accepts)
-        if args.detector != "combined":
+        cp = CascadeParams(accepts=args.accepts or CASCADE_ACCEPTS)
+        combined_accepts = args.accepts or COMBINED_ACCEPTS
+        if args.detector in ("all", "cascade"):
             held_out_table("the cascade (hardware/whistle/cascade.py)", sources, data, hours, args.seed, verifiers,
                            lambda v: CascadeDetector(cp, verifier=v))
             speed(lambda: CascadeDetector(cp), "cascade")
@@ -508,8 +519,8 @@ def main() -> int:
             calibrated_recall(args.seed, "cascade")
         if args.detector != "cascade":
             held_out_table("the combined detector (hardware/whistle/combined.py)", sources, data, hours, args.seed,
-                           verifiers, lambda v: CombinedDetector.of(cascade=cp, verifier=v))
-            speed(lambda: CombinedDetector.of(cascade=cp), "combined")
+                           verifiers, lambda v: CombinedDetector.of(verifier=v, accepts=combined_accepts))
+            speed(lambda: CombinedDetector.of(accepts=combined_accepts), "combined")
             attribution(data, np.random.default_rng(args.seed), "combined")
             calibrated_recall(args.seed, "combined")
     if args.detector in ("cascade", "combined"):

@@ -22,6 +22,7 @@ from .board_check import BoardCheck, DataFile
 from .errors import IllegalAction, SetupError
 from .events import Event
 from .gameinfo import GameInfo
+from .payload import is_one_of
 
 State = Any  # each game's own frozen dataclass
 
@@ -207,6 +208,9 @@ class SetupOption:
     values: tuple[object, ...]  # in the order a touch steps through them
     names: tuple[str, ...] = ()  # one per value; a value without one is shown as it is
     default: object = None  # None: the first value
+    # True when a stored setup may hold a value the screen does not offer (Fleeced!'s margin is any
+    # 0-10 s): the game checks it itself.  Otherwise Game.validate_setup refuses any other value.
+    open_values: bool = False
 
     @property
     def default_index(self) -> int:
@@ -214,6 +218,15 @@ class SetupOption:
 
     def name(self, value: object) -> str:
         return self.names[self.values.index(value)] if value in self.values and self.names else str(value)
+
+    @property
+    def first(self) -> object:
+        """The value a setup without this option gets."""
+        return self.values[self.default_index]
+
+    def expected(self) -> str:
+        """The values in words, for an error message: "'board' (every move ...) or 'quick' (...)"."""
+        return " or ".join(f"{v!r} ({self.name(v)})" if self.names else repr(v) for v in self.values)
 
 
 class Game(ABC):
@@ -278,7 +291,12 @@ class Game(ABC):
         options = setup.get("options", {})
         if not isinstance(options, Mapping):
             raise SetupError("options", "an object", options)
-        return {**setup, "players": norm, "options": dict(options)}
+        options = dict(options)
+        for option in self.setup_options:
+            value = options.setdefault(option.key, option.first)
+            if not option.open_values and not is_one_of(value, option.values):
+                raise SetupError(f"options.{option.key}", option.expected(), value)
+        return {**setup, "players": norm, "options": options}
 
     @abstractmethod
     def initial_state(self, setup: Mapping[str, Any]) -> State:

@@ -336,19 +336,29 @@ def clatter_piece(seconds: float, rng: np.random.Generator) -> np.ndarray:
     for at in rng.uniform(0, seconds, rng.poisson(rng.uniform(2, 8) * seconds)):
         kind = ["glass", "cutlery", "plate", "pan"][int(rng.integers(4))]
         f0, ratios, decay = {
-            "glass": (rng.uniform(1500, 4500), (1.0, 2.32, 4.25), rng.uniform(0.15, 0.4)),
+            "glass": (rng.uniform(1500, 4500), GLASS_MODES, rng.uniform(0.15, 0.4)),
             "cutlery": (rng.uniform(2000, 6000), (1.0, 2.76, 5.40), rng.uniform(0.02, 0.12)),
             "plate": (rng.uniform(800, 2500), (1.0, 1.59, 2.14, 2.65, 3.5), rng.uniform(0.05, 0.2)),
             "pan": (rng.uniform(300, 900), (1.0, 1.5, 2.0, 2.9, 3.8), rng.uniform(0.2, 0.6)),
         }[kind]
-        m = round(min(decay * 4, seconds) * RATE)
-        t = np.arange(m) / RATE
-        s = sum(rng.uniform(0.3, 1.0) * np.exp(-t / (decay / r ** 0.5)) * np.sin(2 * np.pi * f0 * r * t + rng.uniform(0, 6))
-                for r in ratios if f0 * r < 7800)
-        click = min(m, 80)
-        s[:click] += rng.standard_normal(click) * np.exp(-np.arange(click) / 15)
+        s = struck(f0, ratios, decay, rng, seconds)
         place(y, (rng.uniform(0.2, 1.0) * s).astype(np.float32), float(at))
     return (y / rms(y)).astype(np.float32)
+
+
+GLASS_MODES = (1.0, 2.32, 4.25)
+
+
+def struck(f0: float, ratios: tuple[float, ...], decay: float, rng: np.random.Generator, longest: float = 10.0) -> np.ndarray:
+    """One strike: inharmonic modes ``f0 x ratios`` ringing with time constant ``decay`` (the higher
+    faster), each at a random strength and phase, after a 5 ms click; 4 time constants long."""
+    m = round(min(decay * 4, longest) * RATE)
+    t = np.arange(m) / RATE
+    s = sum(rng.uniform(0.3, 1.0) * np.exp(-t / (decay / r ** 0.5)) * np.sin(2 * np.pi * f0 * r * t + rng.uniform(0, 6))
+            for r in ratios if f0 * r < 7800)
+    click = min(m, 80)
+    s[:click] += rng.standard_normal(click) * np.exp(-np.arange(click) / 15)
+    return s
 
 
 class OtherNoise:

@@ -75,6 +75,16 @@ def _median(xs: list[float]) -> float:
     return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
 
 
+def _centred(n: int) -> np.ndarray:
+    return np.arange(n) - (n - 1) / 2
+
+
+def _slope(y: np.ndarray) -> float:
+    """Least-squares slope of ``y`` against its index."""
+    t = _centred(len(y))
+    return float(t @ y) / float(t @ t)
+
+
 def frames_of(buf: np.ndarray, block: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
     """The whole STFT frames that the samples left over plus ``block`` make, and what is left over."""
     buf = np.concatenate([buf, block]) if len(buf) else block
@@ -162,6 +172,14 @@ class DetectorParams:
     max_misses_before_detection: int = 0  # frames a blow may miss before it is reported
     max_jump: float = 0.1  # relative pitch change from the held pitch still the same blow
     max_drop_db: float = 15.0  # a frame this far below the blow's loudest is its end
+    # A struck glass rings like a short whistle, but starts at full level and decays steadily; a blow
+    # rises and holds.  A "blow" whose loudest frame is one of its first two and that has fallen since
+    # along a straight line in dB (ring_decay_db a frame or more, in its later half too; no frame
+    # ring_jitter_db off the line) is heard for up to ring_frames frames before it is reported; still
+    # so by then, it is a ring (0: off).
+    ring_frames: int = 8
+    ring_decay_db: float = 0.25
+    ring_jitter_db: float = 0.5
     refractory_s: float = 0.3
     min_level_db: float = -200.0  # quieter blows are another table's (calibration sets it; off by default)
     max_blow_s: float = 4.0  # no blow is longer: a tone that lasts is learned as room noise
@@ -448,6 +466,13 @@ class WhistleDetector(StreamDetector):
                         self._quiet_until, self._quiet_hz = end + p.refractory_s, None
                         self._blow = None
                         continue
+                    if p.ring_frames and self._ringing(blow.level):
+                        if len(blow.level) < p.ring_frames:
+                            continue  # a struck glass, or a blow's attack: hear a few more frames
+                        # A ring (glass, cutlery): drop it and stay quiet while it lasts.
+                        self._quiet_until, self._quiet_hz = end + p.refractory_s, None
+                        self._blow = None
+                        continue
                     if blow.loudest < p.min_level_db:
                         # Far quieter than the calibrated blows: another table's whistle.
                         self._quiet_until, self._quiet_hz = end + p.refractory_s, None
@@ -468,6 +493,19 @@ class WhistleDetector(StreamDetector):
                     self._quiet_hz, self._quiet_last = float(_median(blow.recent_hz)), blow.last_good
                 self._blow = None
         return out
+
+    def _ringing(self, level: list[float]) -> bool:
+        """Loudest at the start and falling along a straight line in dB since: a struck glass's ring.
+        A blow's attack that overshoots and settles falls too, but ever more slowly: its later half
+        is not falling ``ring_decay_db`` a frame any more."""
+        p = self.params
+        top = 0 if level[0] >= level[1] else 1
+        after = np.asarray(level[top:])
+        if len(after) < 2 or after[1:].max() > after[0]:
+            return False
+        late = after[(len(after) - 1) // 2 :]
+        return _slope(after) <= -p.ring_decay_db and _slope(late) <= -p.ring_decay_db and bool(
+            np.abs(after - after.mean() - _slope(after) * _centred(len(after))).max() <= p.ring_jitter_db)
 
     def _tail_of_quiet(self, hz: float, j: int) -> bool:
         """Whether a weak frame during the refractory period belongs to the sound it follows:

@@ -19,7 +19,6 @@ from typing import Any
 from companion.errors import SetupError
 from companion.events import CORRECTION, Event
 from companion.game import Choice, Game, Outcome, Prompt, SetupOption
-from companion.payload import is_one_of
 from companion.wording import count
 
 from . import data, touch
@@ -124,9 +123,7 @@ class BattleSheep(Game):
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         s = super().validate_setup(setup)
         opts = s["options"]
-        mode = opts.setdefault("mode", Mode.BOARD.value)
-        if not is_one_of(mode, {m.value for m in Mode}):
-            raise SetupError("options.mode", "'board' or 'quick'", mode)
+        mode = opts["mode"]  # checked against setup_options by Game.validate_setup
         # The board data goes into the setup so that a record replays the same
         # field even if the shipped default is later corrected.
         opts["board"] = data.validate_board(opts.get("board", data.default_board()), "options.board")

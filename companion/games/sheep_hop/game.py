@@ -85,9 +85,7 @@ class SheepHop(Game):
     def validate_setup(self, setup: Mapping[str, Any]) -> dict[str, Any]:
         s = super().validate_setup(setup)
         opts = s["options"]
-        mode = opts.setdefault("mode", Mode.TABLE.value)
-        if not is_one_of(mode, {m.value for m in Mode}):
-            raise SetupError("options.mode", "'table' or 'board'", mode)
+        mode = opts["mode"]  # checked against setup_options by Game.validate_setup
         # The board data goes into the setup so the record replays without the file.
         opts["board"] = data.validate_board(opts.get("board", data.default_board()), "options.board")
         board = parse_board(opts["board"], "options.board")
