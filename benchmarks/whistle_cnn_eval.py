@@ -182,6 +182,8 @@ def main() -> int:
     ap.add_argument("--rows", action="append", default=[],
                     help="only the rows whose name holds this (repeatable; for choosing a recipe on a few folds)")
     ap.add_argument("--esc-folds", default="1,2,3,4,5", help="ESC-10 folds of its row (e.g. 1,2,3 with --rows robot)")
+    ap.add_argument("--family-hours", type=float, default=1.0,
+                    help="hours of each new negative family (music, babble, laughter, clatter), as whistle_eval.py's")
     ap.add_argument("--no-speed", action="store_true", help="skip the real-time factors")
     args = ap.parse_args()
     import torch
@@ -196,7 +198,7 @@ def main() -> int:
     print(f"machine: {len(os.sched_getaffinity(0))} cores available; CPU-time figures; seed {args.seed}; one thread;"
           f" CNN recipe: {ct.recipe(args.steps)}")
     t = time.process_time()
-    sources = we.build_sources(data, args.seed, args.quick)
+    sources = we.build_sources(data, args.seed, args.quick, args.family_hours)
     patches, features = candidates(data, args.seed, args.train_scale)
     print(f"training candidates: {len(patches.y)} ({int(patches.y.sum())} whistle); sources and candidates in "
           f"{time.process_time() - t:.0f} s CPU")
