@@ -37,25 +37,30 @@ sys.path.insert(0, str(ROOT))
 
 from companion.paths import shared_data  # noqa: E402
 from hardware.dice import labelled  # noqa: E402
-from hardware.dice.net import CLASSIFIER, CROP, CROP_CONTEXT, DETECTOR, STRIDE, TUNING, detector_input  # noqa: E402
+from hardware.dice.net import CLASSIFIER, CROP, CROP_CONTEXT, DETECTOR, STRIDE, TUNING, TURNS, detector_input  # noqa: E402
 from hardware.testing.pip_render import render_set  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / "out" / "dice-cache-v3.npz"  # detector images and crops, in BGR and in grey
 SYNTH_TRAIN = (1600, 1601)  # (images, seed) of the synthetic training renders
 SYNTH_TEST = (300, 9001)  # the synthetic group's images the benchmark reads (never trained on by its fold)
+# The classifier's extra renders (images, seed, share of dice tilted): dice seen obliquely, marbled and
+# glittering (pip_render._draw_tilted_die), as crops only, so the detector's training data is unchanged.
+FACE_RENDERS = (1600, 1602, 0.7)
+FACE_CACHE = ROOT / "benchmarks" / "out" / "dice-face-renders-v1.npz"
 STORE = 64  # stored classifier crops: STORE px for STORE_CONTEXT x the die's side
 STORE_CONTEXT = 2.0
 PATCH = 128  # detector training patches (detector-input pixels)
 DETECTOR_WIDTHS = (8, 16, 24, 32, 24, 16)  # the detector's channels: stride 2, 4, 4 (s4), the stride-8 branch, the fusion
+FACE_WIDTHS = (16, 32, 64)  # the face classifier's channels at full, half and quarter crop resolution
 GREY_SHARE = 0.3  # colour detector: this share of colour training patches is shown in grey (three equal channels)
 
 
 # ----------------------------------------------------------------------------- data
 
 
-def synthetic_items(n: int, seed: int, size: int = 320) -> list[tuple[np.ndarray, labelled.Labelled]]:
+def synthetic_items(n: int, seed: int, size: int = 320, tilted: float = 0.0) -> list[tuple[np.ndarray, labelled.Labelled]]:
     out = []
-    for k, (img, dice) in enumerate(render_set(n, seed, size)):
+    for k, (img, dice) in enumerate(render_set(n, seed, size, tilted)):
         item = labelled.Labelled(
             Path(f"synthetic/{seed}-{k}.png"),
             labelled.SYNTHETIC,
@@ -145,6 +150,31 @@ def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
     }
 
 
+def face_render_crops(renders: tuple[int, int, float] = FACE_RENDERS, cache: Path = FACE_CACHE) -> dict[str, np.ndarray]:
+    """The classifier's extra renders as stored crops (BGR and grey) and their values (0: not a die); built once."""
+    if cache.is_file():
+        with np.load(cache) as z:
+            if tuple(z["renders"].tolist()) == tuple(renders):
+                return {k: z[k] for k in z.files}
+    started = time.time()
+    rng = np.random.default_rng(renders[1] + 1)
+    crops, grey_crops, values = [], [], []
+    for frame, item in synthetic_items(*renders[:2], tilted=renders[2]):
+        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        cuts = [(d.x, d.y, d.size, d.value) for d in item.dice]
+        cuts += [(x, y, side, 0) for x, y, side in _negatives(rng, frame, item, max(1, len(item.dice) // 2))]
+        for x, y, side, value in cuts:
+            crops.append(_store_crop(frame, x, y, side))
+            grey_crops.append(_store_crop(gray, x, y, side))
+            values.append(value)
+    data = {"crops": np.stack(crops), "crops_grey": np.stack(grey_crops), "values": np.array(values, np.int64),
+            "renders": np.array(renders, np.float64)}
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(cache, **data)
+    print(f"classifier renders built in {time.time() - started:.0f} s: {len(values)} crops, {cache}", flush=True)
+    return data
+
+
 def load_cache(shared: Path, cache: Path = CACHE) -> dict[str, np.ndarray]:
     """The training data (built once, then read: delete the file after changing the renders)."""
     if not cache.is_file():
@@ -214,16 +244,17 @@ def networks():
             return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
 
     class Faces(nn.Module):
-        """A normalised crop (channels x 32 x 32: BGR or grey) -> probabilities of: not a die, 1..6."""
+        """A normalised crop (channels x crop x crop: BGR or grey) -> probabilities of: not a die, 1..6."""
 
-        def __init__(self, channels: int = 1) -> None:
+        def __init__(self, channels: int = 1, widths: tuple[int, ...] = FACE_WIDTHS) -> None:
             super().__init__()
+            a, b, c = widths
             self.body = nn.Sequential(
-                block(channels, 16), nn.MaxPool2d(2),
-                block(16, 32), block(32, 32), nn.MaxPool2d(2),
-                block(32, 64), nn.MaxPool2d(2),
-                block(64, 64), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-                nn.Linear(64, 7),
+                block(channels, a), nn.MaxPool2d(2),
+                block(a, b), block(b, b), nn.MaxPool2d(2),
+                block(b, c), nn.MaxPool2d(2),
+                block(c, c), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                nn.Linear(c, 7),
             )
 
         def forward(self, x, probabilities: bool = True):
@@ -347,7 +378,7 @@ def train_detector(
 # ----------------------------------------------------------------------------- face classifier training
 
 
-def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray | None = None) -> np.ndarray:
+def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray | None = None, size: int = CROP) -> np.ndarray:
     """The stored crop at a random angle, scale and offset, light and polarity, as the reader would cut it.
 
     ``errors`` (N x 3: centre offset x and y in sides, log of the side ratio) are
@@ -365,11 +396,11 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
         jitter = math.exp(rng.uniform(math.log(0.6), math.log(1.4)))
     jitter = min(max(jitter, 0.5), STORE_CONTEXT / CROP_CONTEXT * 0.97)  # within what the stored crop holds
     out_side = CROP_CONTEXT * side * jitter  # what the reader's crop covers, in stored pixels
-    f = CROP / out_side
+    f = size / out_side
     centre = np.array([STORE / 2, STORE / 2]) + np.clip(offset, -0.3 * side, 0.3 * side)
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), rng.uniform(0, 360), f)
-    m[:, 2] += CROP / 2 - centre
-    p = colour_jitter(rng, cv2.warpAffine(crop, m, (CROP, CROP), borderMode=cv2.BORDER_REPLICATE).astype(np.float32), 0.5)
+    m[:, 2] += size / 2 - centre
+    p = colour_jitter(rng, cv2.warpAffine(crop, m, (size, size), borderMode=cv2.BORDER_REPLICATE).astype(np.float32), 0.5)
     if rng.random() < 0.5:
         p = p[:, ::-1]
     if rng.random() < 0.3:
@@ -433,9 +464,9 @@ def mine_detector(
 
 def train_faces(
     crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int,
-    errors: np.ndarray | None = None, channels: int = 1,
+    errors: np.ndarray | None = None, channels: int = 1, widths: tuple[int, ...] = FACE_WIDTHS, size: int = CROP,
 ):
-    """The face classifier on the stored crops (BGR; grey for a grey classifier, ``channels`` 1)."""
+    """The face classifier on the stored crops (BGR; grey for a grey classifier, ``channels`` 1), read at ``size`` px."""
     import torch
 
     from hardware.dice.net import normalise_crops
@@ -443,7 +474,7 @@ def train_faces(
     _, Faces = networks()
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed + 1)
-    net = Faces(channels)
+    net = Faces(channels, widths)
     opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 5e-3, total_steps=steps, pct_start=0.15)
     use = np.nonzero(chosen_images[meta[:, 0]])[0]
@@ -454,7 +485,7 @@ def train_faces(
     started = time.time()
     for step in range(steps):
         ks = [groups[n][int(rng.integers(len(groups[n])))] for n in (names[int(rng.integers(len(names)))] for _ in range(64))]
-        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k], errors) for k in ks])))
+        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k], errors, size) for k in ks])))
         y = torch.from_numpy(meta[ks, 1])
         loss = torch.nn.functional.cross_entropy(net(x, probabilities=False), y, label_smoothing=0.05)
         _step(opt, sched, loss, f"faces step {step}/{steps}", started, step % 200 == 0)
@@ -464,7 +495,7 @@ def train_faces(
 # ----------------------------------------------------------------------------- export and tuning
 
 
-def export(detector, faces, out: Path, channels: int = 1, face_channels: int = 1) -> None:
+def export(detector, faces, out: Path, channels: int = 1, face_channels: int = 1, size: int = CROP) -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -472,7 +503,7 @@ def export(detector, faces, out: Path, channels: int = 1, face_channels: int = 1
         torch.onnx.export(detector, torch.zeros(1, channels, 240, 320), str(out / DETECTOR), input_names=["frame"], output_names=["heat"],
                           dynamic_axes={"frame": {0: "n", 2: "h", 3: "w"}}, opset_version=13, dynamo=False)
     if faces is not None:
-        torch.onnx.export(faces, torch.zeros(1, face_channels, CROP, CROP), str(out / CLASSIFIER), input_names=["crops"], output_names=["faces"],
+        torch.onnx.export(faces, torch.zeros(1, face_channels, size, size), str(out / CLASSIFIER), input_names=["crops"], output_names=["faces"],
                           dynamic_axes={"crops": {0: "n"}}, opset_version=13, dynamo=False)
 
 
@@ -498,12 +529,13 @@ def count_macs(net, shape: tuple[int, ...]) -> int:
     return total
 
 
-def macs(channels: int = 1, widths: tuple[int, ...] = DETECTOR_WIDTHS, face_channels: int = 1) -> dict[str, int]:
+def macs(channels: int = 1, widths: tuple[int, ...] = DETECTOR_WIDTHS, face_channels: int = 1,
+         face_widths: tuple[int, ...] = FACE_WIDTHS, size: int = CROP) -> dict[str, int]:
     """Multiply-adds of the two networks (weights do not matter): the benchmark's Pi estimate."""
     Detector, Faces = networks()
-    detector, faces = Detector(channels, widths), Faces(face_channels)
+    detector, faces = Detector(channels, widths), Faces(face_channels, face_widths)
     return {"macs_detector_640x480": count_macs(detector.eval(), (1, channels, 240, 320)),
-            "macs_face": count_macs(faces.eval(), (1, face_channels, CROP, CROP))}
+            "macs_face": count_macs(faces.eval(), (1, face_channels, size, size))}
 
 
 def tuning_photos(shared: Path, hold_out: str | None, within: bool, seed: int) -> list[tuple[np.ndarray | None, labelled.Labelled]]:
@@ -577,6 +609,13 @@ def main() -> int:
                     help="the face classifier's crops: 1 grey (the shipped recipe), 3 colour (measured, not kept)")
     ap.add_argument("--detector-widths", type=lambda v: tuple(int(c) for c in v.split(",")), default=DETECTOR_WIDTHS,
                     help="the detector's six channel counts, comma-separated (default: %(default)s)")
+    ap.add_argument("--face-widths", type=lambda v: tuple(int(c) for c in v.split(",")), default=FACE_WIDTHS,
+                    help="the face classifier's three channel counts, comma-separated (default: %(default)s)")
+    ap.add_argument("--crop", type=int, default=CROP, help="the face classifier's input side in pixels (default: %(default)s)")
+    ap.add_argument("--turns", type=int, choices=(1, 2, 4), default=TURNS,
+                    help="quarter turns the reader averages each crop over (default: %(default)s; fewer: faster)")
+    ap.add_argument("--face-renders", type=int, default=FACE_RENDERS[0],
+                    help="the classifier's extra tilted, marbled and glittering renders (0: none, the recipe before; default: %(default)s)")
     ap.add_argument("--shared", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
@@ -593,7 +632,8 @@ def main() -> int:
     if args.tune_only:  # weights already trained: tune them again (the tuning recipe changed)
         before = json.loads((args.out / TUNING).read_text())
         before.update(tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed)))
-        before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS)), before.get("face_channels", 1)))
+        before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS)), before.get("face_channels", 1),
+                           tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
         (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
         return 0
     if args.detector_from:  # the kept detector's input and widths
@@ -622,15 +662,23 @@ def main() -> int:
     mined, mined_meta, errors = mine_detector(args.out, images, data["dice"], chosen, args.seed)
     if args.face_channels == 1 and mined.ndim == 4:  # hard negatives cut from colour images
         mined = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in mined])
-    crops = np.concatenate([data["crops" if args.face_channels == 3 else "crops_grey"], mined])
-    meta = np.concatenate([data["crop_meta"], mined_meta])
-    faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels)
-    export(None, faces, args.out, face_channels=args.face_channels)
-    channels = {"channels": args.channels, "face_channels": args.face_channels, "detector_widths": list(args.detector_widths)}
+    crops = [data["crops" if args.face_channels == 3 else "crops_grey"], mined]
+    meta = [data["crop_meta"], mined_meta]
+    if args.face_renders:  # the synthetic group's: a training render's image index stands for them
+        extra = face_render_crops((args.face_renders, *FACE_RENDERS[1:]))
+        crops.append(extra["crops" if args.face_channels == 3 else "crops_grey"])
+        stand_in = int(np.nonzero((data["group"] == labelled.SYNTHETIC) & ~data["synth_test"])[0][0])
+        meta.append(np.stack([np.full(len(extra["values"]), stand_in), extra["values"]], 1))
+    crops, meta = np.concatenate(crops), np.concatenate(meta)
+    faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop)
+    export(None, faces, args.out, face_channels=args.face_channels, size=args.crop)
+    channels = {"channels": args.channels, "face_channels": args.face_channels, "detector_widths": list(args.detector_widths),
+                "face_widths": list(args.face_widths), "crop": args.crop, "turns": args.turns,
+                "face_renders": args.face_renders}
     (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
     tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed))
-    tuning.update(macs(args.channels, args.detector_widths, args.face_channels))
+    tuning.update(macs(args.channels, args.detector_widths, args.face_channels, args.face_widths, args.crop))
     tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps, **channels})
     (args.out / TUNING).write_text(json.dumps(tuning, indent=1) + "\n")
     print(f"done in {time.time() - started:.0f} s: {args.out}", flush=True)

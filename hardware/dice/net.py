@@ -25,7 +25,8 @@ out it read no better than grey, so the shipped weights are grey.
 
 ``tuning.json`` beside the weights holds what the training command tuned on
 its training groups (the heatmap threshold) and each network's input channels
-(absent: grey).
+(absent: grey), the classifier's crop side (``crop``, absent: ``CROP``) and the
+quarter turns each crop is read at (``turns``, absent: ``TURNS``).
 """
 
 from __future__ import annotations
@@ -173,6 +174,8 @@ class NetReader:
         self.fine = bool(tuning.get("fine", False))  # the finer second pass (tuned: on or off)
         self.channels = int(tuning.get("channels", 1))  # the detector's input: 3 colour, 1 grey
         self.face_channels = int(tuning.get("face_channels", 1))  # the classifier's crops: 3 colour, 1 grey
+        self.crop = int(tuning.get("crop", CROP))  # the classifier's input side
+        self.turns = int(tuning.get("turns", TURNS))  # quarter turns each crop is read at
 
     def heatmap(self, frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
         """The detector's output (heat, log side) for a frame (grey or BGR), and the frame's scale to its input."""
@@ -194,17 +197,19 @@ class NetReader:
         found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]
 
-    def classify(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]]) -> np.ndarray:
-        """Class probabilities (N x 7: not a die, 1..6) for each detected die in a frame (grey or BGR)."""
+    def classify(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]], turns: int | None = None) -> np.ndarray:
+        """Class probabilities (N x 7: not a die, 1..6) for each detected die in a frame (grey or BGR),
+        averaged over ``turns`` quarter turns (the tuned number when None)."""
         if not dice:
             return np.zeros((0, 7), np.float32)
         frame = as_channels(frame, self.face_channels)
-        crops = normalise_crops(np.stack([crop_die(frame, x, y, s) for x, y, s, _ in dice]))
+        crops = normalise_crops(np.stack([crop_die(frame, x, y, s, self.crop) for x, y, s, _ in dice]))
         # The four quarter turns of each crop, averaged: the face's value does not turn with it.
-        turns = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(TURNS)])
-        self._faces.setInput(np.ascontiguousarray(turns))
+        turns = self.turns if turns is None else turns
+        turned = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(turns)])
+        self._faces.setInput(np.ascontiguousarray(turned))
         probs = self._faces.forward()
-        return probs.reshape(TURNS, len(dice), -1).mean(axis=0)
+        return probs.reshape(turns, len(dice), -1).mean(axis=0)
 
     def macs(self) -> tuple[float, float]:
         """Multiply-adds of the detector on a 640x480 frame, and of the classifier per die (from training)."""

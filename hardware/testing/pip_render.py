@@ -210,7 +210,120 @@ def _draw_die(
         img[:] = img + 120 * g[..., None]
 
 
-def render_scene(rng: np.random.Generator, size: int = 320) -> tuple[np.ndarray, list[tuple[float, float, float, int]]]:
+def _body_texture(rng: np.random.Generator, h: int, w: int, side: float, body: np.ndarray) -> np.ndarray:
+    """A die body's colour over the frame (H x W x 3): plain, marbled, finely marbled or glittering.
+
+    The tilted renders' bodies (``_draw_tilted_die``): the hex-trays photos'
+    dice are often marbled in swirls the size of pips, or glitter (sparkles
+    of a pixel or two all over the body, brighter and darker than it).
+    """
+    face = np.broadcast_to(body, (h, w, 3)).astype(np.float32)
+    kind = rng.choice(["plain", "marble", "fine marble", "glitter"], p=[0.3, 0.2, 0.25, 0.25])
+    if kind in ("marble", "fine marble"):
+        second = np.clip(body * rng.uniform(0.3, 1.8) + rng.normal(0, 60, 3), 0, 255).astype(np.float32)
+        scale = side / (3 if kind == "marble" else rng.uniform(5, 9))
+        t = _noise_field(rng, h, w, max(2.0, scale))
+        swirl = (0.5 + 0.5 * np.sin(t * rng.uniform(8, 25)))[..., None]
+        face = face * (1 - swirl) + second * swirl
+    elif kind == "glitter":
+        density = rng.uniform(0.05, 0.3)
+        spark = (rng.random((h, w)) < density).astype(np.float32) * rng.uniform(-1, 1, (h, w)).astype(np.float32)
+        if rng.random() < 0.5:  # flakes of two pixels
+            spark = cv2.GaussianBlur(spark, (0, 0), 0.7) * 2
+        face = face + spark[..., None] * rng.uniform(50, 140)
+    return face
+
+
+def _draw_tilted_die(
+    rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, side: float, value: int
+) -> tuple[float, float, float]:
+    """A die seen obliquely, drawn in ``img``; returns its box as roboflow-mixed labels one: (x, y, side).
+
+    The camera looks at the die from a tilt of 15..55 degrees toward a random
+    direction (orthographic): the top face is foreshortened by cos(tilt) along
+    that direction, and the cube's vertical edges all project onto one vector
+    of length sin(tilt) x side, so the side faces that face the camera (one or
+    two, adjacent) are the top face's edges swept along it, each shaded and
+    carrying another face's pips, squashed.  The label is the square around
+    the whole silhouette (top and side faces), as the photos' boxes are: the
+    top face then fills half to three quarters of it, off its centre.
+    """
+    h, w = img.shape[:2]
+    body, pip = _die_colours(rng)
+    angle = rng.uniform(0, 2 * math.pi)
+    tilt = math.radians(rng.uniform(15, 55))
+    towards = rng.uniform(0, 2 * math.pi)
+    d = np.array([math.cos(towards), math.sin(towards)])
+    c = np.array([cx, cy])
+
+    def project(p: np.ndarray) -> np.ndarray:  # foreshorten offsets from c along d by cos(tilt)
+        q = p - c
+        return c + q - np.asarray(q @ d)[..., None] * d * (1 - math.cos(tilt))
+
+    u = np.array([math.cos(angle), math.sin(angle)]) * side / 2
+    v = np.array([-math.sin(angle), math.cos(angle)]) * side / 2
+    flat = np.array([c - u - v, c + u - v, c + u + v, c - u + v])
+    top = project(flat).astype(np.float32)
+    drop = (d * side * math.sin(tilt)).astype(np.float32)  # the vertical edges, as the camera sees them
+    outline = np.concatenate([top, top + drop])
+    hull = cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2)
+    # shadow of the whole silhouette
+    light = rng.uniform(0, 2 * math.pi)
+    off = np.array([math.cos(light), math.sin(light)]) * side * rng.uniform(0.05, 0.35)
+    mask = np.zeros((h, w), np.float32)
+    cv2.fillConvexPoly(mask, (hull + off).astype(np.int32), 1.0)
+    img *= (1 - rng.uniform(0.2, 0.5) * cv2.GaussianBlur(mask, (0, 0), max(1.0, side * 0.12)))[..., None]
+    texture = _body_texture(rng, h, w, side, body)
+    translucent = rng.random() < 0.15
+    alpha = rng.uniform(0.45, 0.75) if translucent else 1.0
+    for edge in range(4):
+        a, b = top[edge], top[(edge + 1) % 4]
+        outward = (a + b) / 2 - c
+        if float(outward @ drop) <= 0:  # this side face turns away from the camera
+            continue
+        quad = np.array([a, b, b + drop, a + drop], np.float32)
+        m = np.zeros((h, w), np.float32)
+        cv2.fillConvexPoly(m, quad.astype(np.int32), 1.0, lineType=cv2.LINE_AA)
+        shade = rng.uniform(0.4, 0.85)
+        img[:] = img * (1 - alpha * m[..., None]) + texture * shade * alpha * m[..., None]
+        along, across = b - a, drop
+        depth = float(np.linalg.norm(across))
+        if depth > side * 0.12:
+            r = side * rng.uniform(0.08, 0.1)
+            ang = math.degrees(math.atan2(along[1], along[0]))
+            for px, py in LAYOUT[int(rng.integers(1, 7))]:
+                p = a + along * (0.5 + 0.27 * px) + across * (0.5 + 0.27 * py)
+                axes = (max(1, int(r)), max(1, int(r * depth / side)))
+                cv2.ellipse(img, (int(p[0]), int(p[1])), axes, ang, 0, 360, (pip * shade).tolist(), -1, cv2.LINE_AA)
+    m = np.zeros((h, w), np.float32)
+    cv2.fillConvexPoly(m, top.astype(np.int32), 1.0, lineType=cv2.LINE_AA)
+    img[:] = img * (1 - alpha * m[..., None]) + texture * rng.uniform(0.95, 1.15) * alpha * m[..., None]
+    spread = rng.uniform(0.48, 0.6)
+    r = side * rng.uniform(0.08, 0.11)
+    for px, py in LAYOUT[value]:
+        p = project(c + (px * u + py * v) * spread + rng.normal(0, side * 0.01, 2))
+        axes = (max(1, int(r * math.cos(tilt) * 4)), max(1, int(r * 4)))
+        centre = (int(round(p[0] * 4)), int(round(p[1] * 4)))  # noqa: RUF046 (numpy floats: cv2 wants ints)
+        cv2.ellipse(img, centre, axes, math.degrees(towards), 0, 360, pip.tolist(), -1, cv2.LINE_AA, 2)
+    if rng.random() < 0.15:  # a specular glare spot on the top face
+        g = np.zeros((h, w), np.float32)
+        q = c + rng.uniform(-0.3, 0.3, 2) * side
+        cv2.circle(g, (int(q[0]), int(q[1])), max(1, int(side * 0.15)), 1.0, -1)
+        img[:] = img + 120 * (cv2.GaussianBlur(g, (0, 0), max(1.0, side * 0.1)) * m)[..., None]
+    x0, y0 = hull.min(axis=0)
+    x1, y1 = hull.max(axis=0)
+    return float(x0 + x1) / 2, float(y0 + y1) / 2, float(max(x1 - x0, y1 - y0))
+
+
+def render_scene(
+    rng: np.random.Generator, size: int = 320, tilted: float = 0.0
+) -> tuple[np.ndarray, list[tuple[float, float, float, int]]]:
+    """A photo of pip dice and its dice (x, y, side, value).
+
+    ``tilted``: the share of dice drawn seen obliquely (``_draw_tilted_die``:
+    deep side faces, marbled and glittering bodies, labelled by their whole
+    silhouette); 0, the default, draws exactly the former renders.
+    """
     h = w = size
     img = background(rng, h, w)
     n = int(rng.choice([1, 2, 3, 4, 5, 6, 8, 12], p=[0.2, 0.2, 0.15, 0.15, 0.1, 0.08, 0.07, 0.05]))
@@ -223,8 +336,14 @@ def render_scene(rng: np.random.Generator, size: int = 320) -> tuple[np.ndarray,
         x, y = rng.uniform(side, w - side), rng.uniform(side, h - side)
         if all(math.hypot(x - a, y - b) > 0.75 * (side + s) * 1.45 for a, b, s, _ in dice):
             dice.append((x, y, side, int(rng.integers(1, 7))))
+    drawn = []
     for x, y, side, value in dice:
-        _draw_die(rng, img, x, y, side, value)
+        if tilted and rng.random() < tilted:
+            x, y, side = _draw_tilted_die(rng, img, x, y, side, value)
+        else:
+            _draw_die(rng, img, x, y, side, value)
+        drawn.append((x, y, side, value))
+    dice = drawn
     # camera
     src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     dst = src + rng.uniform(-0.04, 0.04, (4, 2)).astype(np.float32) * size
@@ -252,6 +371,8 @@ def render_scene(rng: np.random.Generator, size: int = 320) -> tuple[np.ndarray,
     return cv2.imdecode(jpg, cv2.IMREAD_COLOR), dice
 
 
-def render_set(n: int, seed: int, size: int = 320) -> list[tuple[np.ndarray, list[tuple[float, float, float, int]]]]:
+def render_set(
+    n: int, seed: int, size: int = 320, tilted: float = 0.0
+) -> list[tuple[np.ndarray, list[tuple[float, float, float, int]]]]:
     rng = np.random.default_rng(seed)
-    return [render_scene(rng, size) for _ in range(n)]
+    return [render_scene(rng, size, tilted) for _ in range(n)]
