@@ -156,6 +156,11 @@ class CombinedDetector(StreamDetector):
     def noise_db(self) -> np.ndarray | None:
         return self.shipped.noise_db
 
+    @property
+    def band_hz(self) -> tuple[float, float]:
+        """The shipped detector's band (the one a profile sets; the cascade keeps its own)."""
+        return self.shipped.band_hz
+
     def process(self, block: np.ndarray) -> list[Detection]:
         got = self._spectra(block)
         if got is None:

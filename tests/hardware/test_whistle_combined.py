@@ -137,6 +137,7 @@ def test_every_detector_kind_comes_from_a_profile():
     assert type(combined) is CombinedDetector
     assert combined.cascade._threshold == Verifier.shipped().strict_threshold > made["cascade"]._threshold
     assert type(Profile().detector()) is type(made[DEFAULT_DETECTOR])
+    assert combined.band_hz == made["session4"].band_hz and all(len(d.band_hz) == 2 for d in made.values())
     found = detect(in_room(ta.tone(2500, 0.6, amp=0.2)), combined)
     assert len(found) == 1
     with pytest.raises(ValueError, match="detector kind"):
