@@ -24,8 +24,9 @@ minibatches drawn at random, each patch augmented on the fly: shifted
 floor scaled 0.6-1.3x (another SNR), sometimes a lower clip ceiling, a third
 of the whistles with a negative patch mixed in at 5-30 % power, and
 SpecAugment-style masks (a band of 1-6 bins, one frame) set to the floor.
-The threshold is the score that lets through 1 % of the *training* negatives
-(at least 0.5), as for the MLP.
+The threshold is the score that lets through 0.3 % of the *training* negatives
+(at least 0.5), as for the MLP; the JSON also holds the 1 % one (the benchmark's
+second column, not used by the detector).
 """
 
 from __future__ import annotations
@@ -57,8 +58,14 @@ from hardware.whistle.verifier import HISTORY, patch_features
 SHIFT = 6  # frequency shift of the augmentation, bins either way
 WIDE = SPAN + SHIFT  # bins either side kept per candidate
 CHANNELS = (12, 24, 32)
-NEGATIVE_RATE = 0.01  # share of training negatives the threshold lets through (the MLP's was 0.01 when this was measured; now 0.003)
-STEPS = 1000  # per training; the benchmark's 15 folds must fit in about 25 minutes
+NEGATIVE_RATE = 0.003  # share of training negatives the threshold lets through (as the MLP's since session 7; 0.01 before)
+OTHER_RATES = (0.01,)  # thresholds also written to the JSON (the benchmark prints them beside; never the shipped one)
+STEPS = 1000  # per training; the benchmark's 19 folds take about 30 minutes of CPU
+
+
+def recipe(steps: int = STEPS) -> str:
+    """The recipe in one line (the benchmark's header, the weights' JSON)."""
+    return f"{steps} steps; threshold {rate_key(NEGATIVE_RATE)} of training negatives, two yes in a row"
 
 
 # -- candidates: the raw patch and the MLP's features ------------------------------------------
@@ -195,7 +202,8 @@ def centre(wide: np.ndarray) -> np.ndarray:
 
 
 def train(ex: wt.Examples, seed: int = 0, steps: int = STEPS, batch: int = 128, lr: float = 3e-3,
-          log=print, aug: Augment = Augment(), channels: Sequence[int] = CHANNELS) -> tuple[object, float]:
+          log=print, aug: Augment = Augment(), channels: Sequence[int] = CHANNELS, pos_share: float = 0.5,
+          negative_rate: float = NEGATIVE_RATE) -> tuple[object, float]:
     """(the trained network, its threshold): balanced cross-entropy, Adam with a cosine schedule, augmented batches."""
     import torch
 
@@ -208,7 +216,7 @@ def train(ex: wt.Examples, seed: int = 0, steps: int = STEPS, batch: int = 128, 
     y = ex.y.astype(np.float32)
     pos = max(1.0, float(y.sum()))
     neg = max(1.0, len(y) - float(y.sum()))
-    weights = np.where(y > 0, 0.5 * len(y) / pos, 0.5 * len(y) / neg).astype(np.float32)  # class-balanced
+    weights = np.where(y > 0, pos_share * len(y) / pos, (1 - pos_share) * len(y) / neg).astype(np.float32)  # class-balanced
     negatives = ex.x[ex.y == 0]
     net.train()
     t0 = time.process_time()
@@ -228,8 +236,16 @@ def train(ex: wt.Examples, seed: int = 0, steps: int = STEPS, batch: int = 128, 
             log(f"      step {step + 1}/{steps} loss {run:.3f} ({time.process_time() - t0:.0f} s)")
     net.eval()
     scores = score(net, ex.x[ex.y == 0])
-    threshold = float(max(0.5, np.quantile(scores, 1 - NEGATIVE_RATE))) if len(scores) else 0.5
-    return net, threshold
+    return net, threshold_at(scores, negative_rate)
+
+
+def threshold_at(scores: np.ndarray, rate: float) -> float:
+    """The score that lets through ``rate`` of these (training) negatives' scores, at least 0.5."""
+    return float(max(0.5, np.quantile(scores, 1 - rate))) if len(scores) else 0.5
+
+
+def rate_key(rate: float) -> str:
+    return f"{rate:.1%}"
 
 
 def score(net, wide: np.ndarray, chunk: int = 4096) -> np.ndarray:
@@ -243,7 +259,7 @@ def score(net, wide: np.ndarray, chunk: int = 4096) -> np.ndarray:
     return np.concatenate(out) if out else np.zeros(0)
 
 
-def export(net, threshold: float, out: Path, meta: str) -> CnnVerifier:
+def export(net, threshold: float, out: Path, meta: str, others: dict[str, float] | None = None) -> CnnVerifier:
     """Write the ONNX (sigmoid included) and its JSON, and load them back as the detector will."""
     import torch
 
@@ -253,7 +269,10 @@ def export(net, threshold: float, out: Path, meta: str) -> CnnVerifier:
                       dynamic_axes={"patch": {0: "n"}}, opset_version=13, dynamo=False)
     net.probability = False
     n_params = sum(p.numel() for p in net.parameters())
-    tuning_path(out).write_text(json.dumps({"threshold": round(threshold, 6), "parameters": n_params, "meta": meta}, indent=1) + "\n")
+    tuning = {"threshold": round(threshold, 6), "parameters": n_params, "meta": meta}
+    if others:
+        tuning["threshold_at"] = {k: round(v, 6) for k, v in others.items()}
+    tuning_path(out).write_text(json.dumps(tuning, indent=1) + "\n")
     return CnnVerifier(out)
 
 
@@ -261,7 +280,9 @@ def fold(ex: wt.Examples, held_out: Iterable[str], out: Path, seed: int = 0, ste
     part = ex.without(held_out)
     t = time.process_time()
     net, threshold = train(part, seed, steps, log=None)
-    ver = export(net, threshold, out, f"seed {seed}; {steps} steps; held out {sorted(held_out) or 'nothing'}")
+    negatives = score(net, part.x[part.y == 0])
+    ver = export(net, threshold, out, f"seed {seed}; {recipe(steps)}; held out {sorted(held_out) or 'nothing'}",
+                 {rate_key(r): threshold_at(negatives, r) for r in OTHER_RATES})
     if log:
         log(f"   fold {','.join(sorted(held_out)) or 'none':<44} {len(part.y):>6} candidates ({int(part.y.sum())} whistle),"
             f" threshold {threshold:.3f}, {time.process_time() - t:.0f} s")
@@ -274,7 +295,7 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=WEIGHTS, help="the .onnx to write (its .json beside it)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hold-out", action="append", default=[], help="a tag to leave out (repeatable)")
-    ap.add_argument("--scale", type=float, default=1.0, help="share of the synthetic items (1.0: 900 scenes)")
+    ap.add_argument("--scale", type=float, default=1.0, help="share of the synthetic items (1.0: 1200 scenes)")
     args = ap.parse_args()
     t = time.process_time()
     ex, _ = harvest(wt.items(shared_data() / "whistle", wt.SEED + args.seed, args.scale))
