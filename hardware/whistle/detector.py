@@ -124,6 +124,11 @@ class StreamDetector:
     def noise_db(self) -> np.ndarray | None:
         return None if self._noise is None else 10 * np.log10(self._noise + EPS)
 
+    @property
+    def band_hz(self) -> tuple[float, float]:
+        """Where this detector looks for a whistle (the calibration screen shades it)."""
+        return self.params.band_hz  # type: ignore[attr-defined]  # every detector's params have a band
+
     def follow(self, samples: int, frames: int) -> None:
         """Stream position set by a detector that computes the STFT for this one (``consume``)."""
         self._samples, self._frame = samples, frames

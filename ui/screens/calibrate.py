@@ -265,7 +265,7 @@ class CalibrateScreen(Screen):
         band = None
         det = getattr(mic, "detector", None)
         if det is not None:
-            band = tuple(det.params.band_hz)
+            band = tuple(det.band_hz)
         if self.spectrum is not None:
             centres, db = self.spectrum.snapshot()
             self.spectrum_view.update(centres, db, band)
