@@ -56,7 +56,7 @@ def profile_path(directory: str | Path | None = None) -> Path:
 # The detectors a profile can set up (``Profile.detector``), and the one the app, the sensor and
 # ``bellwether whistle detect|eval`` use unless told (docs/whistle.md, "Which detector ships").
 DETECTOR_KINDS = ("session4", "cascade", "combined", "cascade-cnn")
-DEFAULT_DETECTOR = "combined"  # session 9: passed session 8's decision rule on seed 3 (docs/whistle.md)
+DEFAULT_DETECTOR = "combined"  # session 8 (v3): passed that session's decision rule on seed 3 (docs/whistle.md)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ shipped detector's tests reject:
   and steady (the floor has learned it: a voice's low harmonics are new sound).
 
 The cascade runs at its verifier's strict threshold (``strict_cascade``).
-Session 9: neither rule speaks while the band below 1 kHz swings with syllables
+Session 8 (v3): neither rule speaks while the band below 1 kHz swings with syllables
 (``CombinedParams.voice_swing_db``): a voice or a laugh, not a hum.
 Both rules and their numbers were chosen on the benchmark's quick seed-0
 scenes (docs/whistle.md); a third reason, a line too quiet for the shipped
@@ -57,7 +57,7 @@ class CombinedParams:
     # voices like a trill).  Both, as a trill's breath noise alone lifts a quiet room's floor by 10-17 dB.
     voice_low_db: float = 0.0
     voice_over_db: float = 12.0
-    # Speech or laughter below 1 kHz (session 9): its level swings with the syllables, a hum's or a motor's
+    # Speech or laughter below 1 kHz (session 8, v3): its level swings with the syllables, a hum's or a motor's
     # holds.  The swing is the level's std before the blow's onset and after it, pooled (so the one step a
     # blow's own breath makes at its onset is not a swing).  Seed-0 full families: babble and laughter
     # reports 4.5-12.3 dB, every blow heard under hum, loud hum, trills and short peas <= 2.6 dB.

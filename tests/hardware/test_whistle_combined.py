@@ -146,7 +146,7 @@ def test_every_detector_kind_comes_from_a_profile():
 
 @pytest.mark.skipif(not ta.espeak_available(), reason="espeak-ng not installed")
 def test_babble_whose_low_band_swings_with_syllables_gives_the_gate_no_reason(tmp_path):
-    # Session 9: espeak-ng babble (the benchmark's recipe) on which v2's gate let a cascade yes
+    # Session 8 (v3): espeak-ng babble (the benchmark's recipe) on which v2's gate let a cascade yes
     # through; its 188-1000 Hz level swings with the syllables (std > 3.5 dB), a hum's holds.
     noise = ws.OtherNoise(1)
     pieces = [noise.piece("babble", 6.0) for _ in range(11)]
