@@ -220,8 +220,8 @@ class SetupOption:
         return self.names[self.values.index(value)] if value in self.values and self.names else str(value)
 
     @property
-    def first(self) -> object:
-        """The value a setup without this option gets."""
+    def default_value(self) -> object:
+        """The value a setup without this option gets (``default``, or the first value when that is None)."""
         return self.values[self.default_index]
 
     def expected(self) -> str:
@@ -293,7 +293,7 @@ class Game(ABC):
             raise SetupError("options", "an object", options)
         options = dict(options)
         for option in self.setup_options:
-            value = options.setdefault(option.key, option.first)
+            value = options.setdefault(option.key, option.default_value)
             if not option.open_values and not is_one_of(value, option.values):
                 raise SetupError(f"options.{option.key}", option.expected(), value)
         return {**setup, "players": norm, "options": options}

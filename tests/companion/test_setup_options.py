@@ -21,7 +21,7 @@ def test_some_game_has_options() -> None:
 @pytest.mark.parametrize(("name", "option"), OPTIONS, ids=[f"{n}-{o.key}" for n, o in OPTIONS])
 def test_a_setup_without_the_option_gets_its_default(name: str, option) -> None:
     s = registry.get(name).validate_setup({"players": _players(name)})
-    assert s["options"][option.key] == option.first
+    assert s["options"][option.key] == option.default_value
 
 
 @pytest.mark.parametrize(("name", "option"), [(n, o) for n, o in OPTIONS if not o.open_values],
