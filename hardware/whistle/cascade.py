@@ -113,11 +113,6 @@ class CascadeDetector(StreamDetector):
         got = self._spectra(block)
         return [] if got is None else self.consume(*got)
 
-    @property
-    def noise_floor(self) -> np.ndarray | None:
-        """Stage 1's per-bin noise floor (power), None before the first block: what others compare with."""
-        return self._noise
-
     def consume(self, first: int, power: np.ndarray) -> list[Detection]:
         """Decide on a block's frames (``first`` the index of its first frame), their STFT power given."""
         if self._noise is None:

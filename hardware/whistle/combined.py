@@ -157,6 +157,10 @@ class CombinedDetector(StreamDetector):
         return self.shipped.noise_db
 
     @property
+    def noise_floor(self) -> np.ndarray | None:
+        return self.shipped.noise_floor
+
+    @property
     def band_hz(self) -> tuple[float, float]:
         """The shipped detector's band (the one a profile sets; the cascade keeps its own)."""
         return self.shipped.band_hz

@@ -125,6 +125,11 @@ class StreamDetector:
         return None if self._noise is None else 10 * np.log10(self._noise + EPS)
 
     @property
+    def noise_floor(self) -> np.ndarray | None:
+        """The per-bin noise floor (power), None before the first block: what another detector compares with."""
+        return self._noise
+
+    @property
     def band_hz(self) -> tuple[float, float]:
         """Where this detector looks for a whistle (the calibration screen shades it)."""
         return self.params.band_hz  # type: ignore[attr-defined]  # every detector's params have a band
@@ -508,9 +513,10 @@ class WhistleDetector(StreamDetector):
         after = np.asarray(level[top:])
         if len(after) < 2 or after[1:].max() > after[0]:
             return False
+        slope = _slope(after)
         late = after[(len(after) - 1) // 2 :]
-        return _slope(after) <= -p.ring_decay_db and _slope(late) <= -p.ring_decay_db and bool(
-            np.abs(after - after.mean() - _slope(after) * _centred(len(after))).max() <= p.ring_jitter_db)
+        return slope <= -p.ring_decay_db and _slope(late) <= -p.ring_decay_db and bool(
+            np.abs(after - after.mean() - slope * _centred(len(after))).max() <= p.ring_jitter_db)
 
     def _tail_of_quiet(self, hz: float, j: int) -> bool:
         """Whether a weak frame during the refractory period belongs to the sound it follows:
