@@ -35,7 +35,6 @@ reader (the former report: failures by category, confusion).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from collections import Counter
@@ -56,6 +55,9 @@ from hardware.dice.net import WEIGHTS, NetReader  # noqa: E402
 from hardware.dice.reader import CLASSICAL_GATE, DiceReader, classical_stands, sure  # noqa: E402
 from hardware.image_file import read_image  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))  # its sibling modules, when imported from elsewhere
+from dice_stages import pair, stages  # noqa: E402
+
 FOLDS = ROOT / "benchmarks" / "out" / "dice-folds"
 GATE_PHOTOS = 40  # photos (of at most 5 dice) per training group that tune the hybrid's gate, as the network's tuning
 KNOWN_LABEL_FAULTS = {"five_1.jpg", "four_50.jpg", "six_45.jpg", "three_29.jpg", "two_23.jpg", "two_47.jpg"}
@@ -69,22 +71,9 @@ def synthetic_test() -> list[tuple[np.ndarray, labelled.Labelled]]:
 
 
 def match(dice: tuple[labelled.LabelledDie, ...], readings: list) -> int:
-    """Labelled dice read right, paired by position (nearest first, one to one, within half a side)."""
-    pairs = []
-    for i, d in enumerate(dice):
-        for j, r in enumerate(readings):
-            x, y = r.centre
-            dist = math.hypot(x - d.x, y - d.y)
-            if dist <= 0.5 * d.size + 2:
-                pairs.append((dist, i, j))
-    used_i, used_j, right = set(), set(), 0
-    for _, i, j in sorted(pairs):
-        if i in used_i or j in used_j:
-            continue
-        used_i.add(i)
-        used_j.add(j)
-        right += readings[j].face == dice[i].value
-    return right
+    """Labelled dice read right, paired by position (nearest first, one to one, within half a side + 2 px)."""
+    pairs = pair(dice, [r.centre for r in readings], slack=2)
+    return sum(readings[j].face == dice[i].value for i, j in pairs.items())
 
 
 def outcome(item: labelled.Labelled, readings: list, ms: float) -> tuple[bool, int, int, bool, float]:
@@ -204,8 +193,6 @@ def logo(
     if "gate" in parts:
         shipped_gate(only, items, gate_photos_n)
     if "stages" in parts:
-        from dice_stages import stages
-
         stages(fold_readers(folds, only), items)
     if "speed" in parts:
         speed(NetReader(WEIGHTS))

@@ -29,13 +29,14 @@ from hardware.image_file import read_image
 Item = tuple[np.ndarray | None, labelled.Labelled]
 
 
-def pair(dice: tuple[labelled.LabelledDie, ...], found: list[tuple[float, float, float, float]]) -> dict[int, int]:
-    """Labelled die index -> peak index: nearest first, one to one, within half the die's side."""
+def pair(dice: tuple[labelled.LabelledDie, ...], found: list[tuple[float, ...]], slack: float = 0.0) -> dict[int, int]:
+    """Labelled die index -> found index (each found item starts with its x, y): nearest first, one to
+    one, within half the die's side plus ``slack`` px."""
     pairs = sorted(
         (math.hypot(x - d.x, y - d.y), i, j)
         for i, d in enumerate(dice)
-        for j, (x, y, _s, _p) in enumerate(found)
-        if math.hypot(x - d.x, y - d.y) <= 0.5 * d.size
+        for j, (x, y, *_rest) in enumerate(found)
+        if math.hypot(x - d.x, y - d.y) <= 0.5 * d.size + slack
     )
     out: dict[int, int] = {}
     for _, i, j in pairs:
