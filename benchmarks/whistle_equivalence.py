@@ -31,14 +31,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import whistle_eval as we  # noqa: E402
+import whistle_eval as we
 
-from hardware.audio import RATE, Resampler, read_wav, resample  # noqa: E402
-from hardware.testing import audio as ta  # noqa: E402
-from hardware.whistle.cascade import CascadeDetector, CascadeParams  # noqa: E402
-from hardware.whistle.combined import CombinedDetector, strict_cascade  # noqa: E402
-from hardware.whistle.detector import Detection, WhistleDetector, detect  # noqa: E402
-from hardware.whistle.signature import Attributor, Signature  # noqa: E402
+from hardware.audio import RATE, Resampler, read_wav, resample
+from hardware.testing import audio as ta
+from hardware.whistle.cascade import CascadeDetector, CascadeParams
+from hardware.whistle.combined import CombinedDetector, strict_cascade
+from hardware.whistle.detector import Detection, WhistleDetector, detect
+from hardware.whistle.signature import Attributor, Signature
 
 OUT = Path(__file__).resolve().parent / "out" / "whistle_equivalence.json"
 BLOCK = 1024

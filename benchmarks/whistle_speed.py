@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import sys
 import time
@@ -23,11 +24,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from _machine import describe  # noqa: E402
+from _machine import describe
 
-from hardware.audio import RATE, Resampler, resample  # noqa: E402
-from hardware.testing import audio as ta  # noqa: E402
-from hardware.whistle.detector import detect  # noqa: E402
+from hardware.audio import RATE, Resampler, resample
+from hardware.testing import audio as ta
+from hardware.whistle.detector import detect
 
 BLOCK = 1024  # 64 ms at 16 kHz: the live block
 
@@ -82,7 +83,7 @@ def main() -> int:
     ap.add_argument("--profile", type=int, default=0)
     args = ap.parse_args()
     names = args.detector or ["session4", "combined", "cascade"]
-    print(f"machine: {describe()}; load {open('/proc/loadavg').read().split()[:3]}; CPU time, 64 ms blocks")
+    print(f"machine: {describe()}; load {os.getloadavg()[0]:.1f}; CPU time, 64 ms blocks")
     x = sound(args.seconds)
     x48 = resample(x, RATE, 48000)
     make = makers()

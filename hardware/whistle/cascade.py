@@ -85,7 +85,7 @@ class CascadeDetector(StreamDetector):
         if hi - lo < 2:
             raise ValueError(f"detection band {p.band_hz} is too narrow")
         self._centres = np.arange(lo, hi + 1)
-        self._offsets = np.arange(-self._w, self._w + 1)[None, :] - 1
+        self._around = np.arange(-self._w - 1, self._w + 2)[None, :]  # the window and a bin either side
         self._line_ratio = 10 ** (p.min_line_db / 10)
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
         self.reset()
@@ -95,7 +95,9 @@ class CascadeDetector(StreamDetector):
         self._samples = 0
         self._frame = 0
         self._noise = None if self._initial_noise is None else self._initial_noise.copy()
-        self._hist = np.zeros((HISTORY, N_FFT // 2 + 1), np.float32)  # dB over the floor, the last frames
+        # The last frames' power over the floor (a ring), in dB only when the verifier asks: most frames are
+        # never looked at, and the log of the whole spectrum was a fifth of stage 1's cost (session 9).
+        self._hist = np.ones((HISTORY, N_FFT // 2 + 1))
         self._pool: list[tuple[int, int, float, float, float]] = []  # (frame, centre, hz, level, share) of evidence
         self._episode: int | None = None  # first frame of the sound under way
         self._attempts = 0
@@ -124,15 +126,14 @@ class CascadeDetector(StreamDetector):
 
     # -- stage 1 ---------------------------------------------------------------------
     def evidence(self, power: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Per frame: passes, centre bin, share, SNR (dB) and dB-over-floor spectrum."""
+        """Per frame: passes, centre bin, share, SNR (dB) and the spectrum over the floor (a ratio, not dB)."""
         p = self.params
         floor = self._noise
         ratio = power / floor
-        over = 10 * np.log10(ratio + EPS)
         if ratio[:, self._elo : self._ehi].max() < self._line_ratio:
             # No bin stands min_line_db over its floor: no frame can pass (most blocks of a game).
             nothing = np.zeros(len(power), bool)
-            return nothing, np.zeros(len(power), int), nothing, nothing, over
+            return nothing, np.zeros(len(power), int), nothing, nothing, ratio
         excess = np.maximum(power - p.excess_factor * floor, 0.0)
         excess[:, : self._elo] = 0.0
         excess[:, self._ehi :] = 0.0
@@ -155,23 +156,24 @@ class CascadeDetector(StreamDetector):
         pcs = np.cumsum(power, axis=1)
         sig = pcs[rows, k + self._w] - pcs[rows, k - self._w - 1]
         snr = 10 * np.log10(sig / floor_w[k] + EPS)
-        smooth = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3  # bin b+1 centred
-        lines = smooth[rows[:, None], k[:, None] + self._offsets]  # k-w..k+w (smooth is one bin shifted)
+        # dB over the floor, 3 bins smoothed, at k-w..k+w: only the bins k-w-1..k+w+1 are needed.
+        over = 10 * np.log10(ratio[rows[:, None], k[:, None] + self._around] + EPS)
+        lines = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3
         line = lines.max(axis=1)
         passes = (share >= p.min_share) & (snr >= p.min_snr_db) & (line >= p.min_line_db)
         # The frame's centre is its strongest line, not the window's middle (which wanders with
         # the sidebands): the verifier's patch is aligned on it.
-        return passes, k + lines.argmax(axis=1) - self._w, share, snr, over
+        return passes, k + lines.argmax(axis=1) - self._w, share, snr, ratio
 
     # -- decisions -------------------------------------------------------------------
     def _decide(self, power: np.ndarray, first: int) -> list[Detection]:
         p = self.params
-        passes, k, share, _snr, over = self.evidence(power)
+        passes, k, share, _snr, ratio = self.evidence(power)
         out: list[Detection] = []
         refractory = round(p.refractory_s * RATE / HOP)
         for i in range(len(power)):
             j = first + i
-            self._hist[j % HISTORY] = over[i]  # a ring: put in time order only when the verifier asks
+            self._hist[j % HISTORY] = ratio[i]  # a ring: put in time order (and in dB) only when the verifier asks
             self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
             ok = bool(passes[i])
             if ok and j - self._reject_last <= QUIET_FOLLOW_FRAMES and abs(k[i] - self._reject_centre) <= self._w:
@@ -219,8 +221,8 @@ class CascadeDetector(StreamDetector):
         return out
 
     def _ordered(self, j: int) -> np.ndarray:
-        """The last HISTORY frames' spectra, oldest first, frame j last."""
-        return np.roll(self._hist, -(j + 1) % HISTORY, axis=0)
+        """The last HISTORY frames' spectra in dB over the floor (float32), oldest first, frame j last."""
+        return (10 * np.log10(np.roll(self._hist, -(j + 1) % HISTORY, axis=0) + EPS)).astype(np.float32)
 
     def _pitch(self, spec: np.ndarray, k: int) -> tuple[float, float]:
         """The strongest bin in the window (parabolic interpolation), its octave below when that is a line too."""
