@@ -86,6 +86,14 @@ class CascadeDetector(StreamDetector):
             raise ValueError(f"detection band {p.band_hz} is too narrow")
         self._centres = np.arange(lo, hi + 1)
         self._around = np.arange(-self._w - 1, self._w + 2)[None, :]  # the window and a bin either side
+        self._ones_w = np.ones(2 * self._w + 1)
+        # For every centre k, the cumsum indices of its harmonic windows: 2k+-h (above the main window, inside
+        # the spectrum) and k/2+-h (below the main window), as (upper, lower, upper, lower).
+        kk, top, h = np.arange(N_FFT // 2 + 1), N_FFT // 2, self._hw
+        half_hi = np.minimum(kk // 2 + h + 1, kk - self._w)
+        self._harm_bounds = np.stack([np.minimum(2 * kk + h + 1, top + 1),
+                                      np.minimum(np.maximum(2 * kk - h, kk + self._w + 1), top + 1),
+                                      half_hi, np.minimum(np.maximum(kk // 2 - h, 0), half_hi)], axis=1)
         self._line_ratio = 10 ** (p.min_line_db / 10)
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
         self.reset()
@@ -145,14 +153,12 @@ class CascadeDetector(StreamDetector):
         i = win.argmax(axis=1)
         k = c[i]
         rows = np.arange(len(power))
-        top = power.shape[1] - 1
-        h = self._hw
-        half_hi = np.minimum(k // 2 + h + 1, k - self._w)  # never the main window's bins twice
-        harm = (cs[rows, np.minimum(2 * k + h + 1, top + 1)] - cs[rows, np.minimum(np.maximum(2 * k - h, k + self._w + 1), top + 1)]
-                + cs[rows, half_hi] - cs[rows, np.minimum(np.maximum(k // 2 - h, 0), half_hi)])
+        # The harmonic windows' cumsum bounds, one gather: 2k +-h and k/2 +-h (never the main window's bins twice).
+        g = cs[rows[:, None], self._harm_bounds[k]]
+        harm = g[:, 0] - g[:, 1] + g[:, 2] - g[:, 3]
         total = cs[:, -1] + EPS
         share = (win[rows, i] + harm) / total
-        floor_w = np.convolve(floor, np.ones(2 * self._w + 1), "same")  # once a block: no cumsum round-off
+        floor_w = np.convolve(floor, self._ones_w, "same")  # once a block: no cumsum round-off
         pcs = np.cumsum(power, axis=1)
         sig = pcs[rows, k + self._w] - pcs[rows, k - self._w - 1]
         snr = 10 * np.log10(sig / floor_w[k] + EPS)
