@@ -191,6 +191,12 @@ class CascadeDetector(StreamDetector):
         p = self.params
         passes, k, share, _snr, ratio = self.evidence(power)
         out: list[Detection] = []
+        if not self._quiet and not self._pool and not passes.any():
+            # Nothing pooled, nothing to pool, no quiet period: the loop below would only fill the ring
+            # and clear the episode, frame by frame (most blocks of a game); the same, at once.
+            self._hist[(first + self._rows(len(power))) % HISTORY] = ratio
+            self._episode = None
+            return out
         refractory = round(p.refractory_s * RATE / HOP)
         for i in range(len(power)):
             j = first + i
