@@ -38,6 +38,7 @@ from .verifier import HISTORY, Verifier, patch_features
 
 BIN_HZ = RATE / N_FFT
 QUIET_FOLLOW_FRAMES = 8  # as in detector.py: a frame this close after the sound still belongs to it
+_NEAR3, _FIVE = np.arange(-1, 2)[None, :], np.arange(-2, 3)[None, :]
 
 
 @dataclass(frozen=True)
@@ -198,6 +199,7 @@ class CascadeDetector(StreamDetector):
             self._episode = None
             return out
         refractory = round(p.refractory_s * RATE / HOP)
+        pitches = self._pitches(power, k, passes)
         for i in range(len(power)):
             j = first + i
             self._hist[j % HISTORY] = ratio[i]  # a ring: put in time order (and in dB) only when the verifier asks
@@ -206,7 +208,7 @@ class CascadeDetector(StreamDetector):
             if ok and j - self._reject_last <= QUIET_FOLLOW_FRAMES and abs(k[i] - self._reject_centre) <= self._w:
                 self._reject_last, ok = j, False  # the sound the verifier turned down goes on: not asked again
             if ok:
-                hz, level = self._pitch(power[i], int(k[i]))
+                hz, level = pitches[i]
                 self._pool.append((j, int(k[i]), hz, level, float(share[i])))
             if self._quiet:
                 if ok and (j - self._quiet_last <= QUIET_FOLLOW_FRAMES or abs(k[i] - self._quiet_centre) <= self._w):
@@ -251,20 +253,31 @@ class CascadeDetector(StreamDetector):
         """The last HISTORY frames' spectra in dB over the floor (float32), oldest first, frame j last."""
         return (10 * np.log10(np.roll(self._hist, -(j + 1) % HISTORY, axis=0) + EPS)).astype(np.float32)
 
-    def _pitch(self, spec: np.ndarray, k: int) -> tuple[float, float]:
-        """The strongest bin in the window (parabolic interpolation), its octave below when that is a line too."""
-        lo = max(2, k - self._w)  # a calibrated low band brings the window near bin 0
-        seg = spec[lo : min(len(spec) - 3, k + self._w) + 1]
-        m = int(seg.argmax()) + lo
-        a, b, c = np.log(spec[m - 1 : m + 2] + EPS)
+    def _pitches(self, power: np.ndarray, k: np.ndarray, passes: np.ndarray) -> dict[int, tuple[float, float]]:
+        """Per passing frame (by index): the strongest bin in its window (parabolic interpolation), its octave
+        below when that is a line too, and the line's level.  All of a block's frames at once (session 9: the
+        same float32 and float64 operations, elementwise, as the per-frame version before, which gave the
+        same numbers on 3,000 random blocks)."""
+        at = np.flatnonzero(passes)
+        if not len(at):
+            return {}
+        spec, kk = power[at], k[at]
+        r = np.arange(len(at))[:, None]
+        # the window k-w..k+w inside 2..len-3; a clipped edge repeats, which argmax (the first maximum) ignores
+        idx = np.clip(kk[:, None] + np.arange(-self._w, self._w + 1), 2, spec.shape[1] - 3)
+        m = idx[r[:, 0], spec[r, idx].argmax(axis=1)]
+        lg = np.log(spec[r, m[:, None] + _NEAR3] + EPS)
+        a, b, c = lg[:, 0], lg[:, 1], lg[:, 2]
         den = a - 2 * b + c
-        delta = float(min(max(0.5 * (a - c) / den, -0.5), 0.5)) if abs(den) > 1e-12 else 0.0  # np.clip costs more
-        hz = (m + delta) * BIN_HZ
+        live = np.abs(den) > 1e-12
+        delta = np.where(live, np.minimum(np.maximum(0.5 * (a - c) / np.where(live, den, 1), -0.5), 0.5), 0.0)
+        hz = (m + delta.astype(float)) * BIN_HZ
         half = m // 2
-        sub = spec[half - 1 : half + 2].max()
-        if half * BIN_HZ >= self.params.band_hz[0] * 0.5 and sub >= 0.1 * spec[m] and sub >= 30 * self._noise[half]:
-            hz /= 2  # a toy sounding its 2nd harmonic loudest
-        return hz, float(10 * np.log10(spec[m - 2 : m + 3].sum() + EPS))
+        sub = spec[r, half[:, None] + _NEAR3].max(axis=1)
+        toy = (half * BIN_HZ >= self.params.band_hz[0] * 0.5) & (sub >= 0.1 * spec[r[:, 0], m]) & (sub >= 30 * self._noise[half])
+        hz = np.where(toy, hz / 2, hz)  # a toy sounding its 2nd harmonic loudest
+        level = 10 * np.log10(spec[r, m[:, None] + _FIVE].sum(axis=1) + EPS)
+        return {int(i): (float(h), float(v)) for i, h, v in zip(at, hz, level, strict=True)}
 
     def _detection(self, j: int, ev: list[tuple[int, int, float, float, float]], prob: float) -> Detection | None:
         hz = np.array([e[2] for e in ev])
