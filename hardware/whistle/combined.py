@@ -148,8 +148,10 @@ class CombinedDetector(StreamDetector):
         self._frame = 0
         self.shipped.reset()
         self.cascade.reset()
-        self._ring = np.zeros((HISTORY, N_FFT // 2 + 1))  # the last frames' power, for the gate
-        self._swing = np.full(SWING_RING, np.nan)  # the last frames' 188-1000 Hz level, dB (nan: not heard yet)
+        # The last blocks' power, at least SWING_RING frames of it: the gate reads its last HISTORY frames and
+        # the 188-1000 Hz level of all of them, only when the cascade reports (session 9: not every block).
+        self._recent: list[np.ndarray] = []
+        self._recent_frames = 0
         self._last: Detection | None = None
 
     @property
@@ -175,11 +177,10 @@ class CombinedDetector(StreamDetector):
             sub.follow(self._samples, self._frame)
         mine = self.shipped.consume(first, power)
         theirs = self.cascade.consume(first, power)
-        n = min(len(power), HISTORY)
-        self._ring = np.concatenate([self._ring[n:], power[-n:]])
-        # read above SWING_QUIET: digital silence in a test is not a swinging voice
-        low = 10 * np.log10(power[-SWING_RING:, SWING_BINS[0]:SWING_BINS[1]].sum(axis=1) + SWING_QUIET)
-        self._swing = np.concatenate([self._swing[len(low):], low])
+        self._recent.append(power)
+        self._recent_frames += len(power)
+        while self._recent_frames - len(self._recent[0]) >= SWING_RING:
+            self._recent_frames -= len(self._recent.pop(0))
         for det in mine:
             if self._fresh(det):
                 out.append(self._report(det))
@@ -203,9 +204,25 @@ class CombinedDetector(StreamDetector):
         self._last = det
         return det
 
+    def _frames(self, n: int, fill: float) -> np.ndarray:
+        """The last ``n`` frames' power, oldest first; rows before the first frame heard are ``fill``."""
+        # float64, as the gate always computed (the STFT power is float32)
+        got = np.concatenate(self._recent)[-n:].astype(float) if self._recent else np.zeros((0, N_FFT // 2 + 1))
+        if len(got) < n:
+            got = np.concatenate([np.full((n - len(got), got.shape[1]), fill), got])
+        return got
+
+    @property
+    def _swing(self) -> np.ndarray:
+        """The last SWING_RING frames' 188-1000 Hz level, dB (nan: not heard yet)."""
+        got = np.concatenate(self._recent)[-SWING_RING:] if self._recent else np.zeros((0, N_FFT // 2 + 1))
+        # read above SWING_QUIET: digital silence in a test is not a swinging voice
+        low = 10 * np.log10(got[:, SWING_BINS[0]:SWING_BINS[1]].sum(axis=1) + SWING_QUIET)
+        return np.concatenate([np.full(SWING_RING - len(low), np.nan), low])
+
     def evidence(self, hz: float, onset: float | None = None) -> Evidence:
         """The gate's measures of the last frames at the cascade's pitch ``hz`` (the blow began at ``onset``, s)."""
-        p = self._ring[-HISTORY:]
+        p = self._frames(HISTORY, 0.0)
         floor = self.cascade.noise_floor
         if floor is None:
             floor = np.full(p.shape[1], EPS)
@@ -228,9 +245,10 @@ class CombinedDetector(StreamDetector):
 
     def _low_swing(self, onset: float | None) -> float:
         """The 188-1000 Hz level's std (dB) over the 0.64 s before ``onset`` and the frames since, pooled."""
-        frame = self._frame - len(self._swing) + np.arange(len(self._swing))  # each level's frame index
+        swing = self._swing
+        frame = self._frame - len(swing) + np.arange(len(swing))  # each level's frame index
         at = self._frame - SWING_FRAMES // 4 if onset is None else round(onset * RATE / HOP)
-        parts = [self._swing[(frame >= at - SWING_FRAMES) & (frame < at)], self._swing[frame >= at]]
+        parts = [swing[(frame >= at - SWING_FRAMES) & (frame < at)], swing[frame >= at]]
         parts = [x[~np.isnan(x)] for x in parts]
         n = sum(len(x) for x in parts)
         if n < 2:

@@ -1,0 +1,81 @@
+"""The detectors' events on a few real recordings, pinned (issue #15, session 9: speed work must not change a detection).
+
+The numbers are what main's detectors gave at commit 2da562d (benchmarks/whistle_equivalence.py holds the whole
+corpus; this is a fast sample of it): a near robot blow, a far one only the cascade hears and the combined gate
+turns down, an r2k blow the combined detector hears earlier through the cascade (attributed), an r2k non-whistle
+session 4 takes for one, a dog's barks and a baby's cry (false alarms, one attributed).  Each detector is run with
+four known whistles, so attribution is pinned too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hardware.audio import read_wav, resample
+from hardware.whistle.cascade import CascadeDetector, CascadeParams
+from hardware.whistle.combined import CombinedDetector, strict_cascade
+from hardware.whistle.detector import WhistleDetector, detect
+from hardware.whistle.signature import Attributor, Signature
+
+# (onset s, detected at s, pitch Hz, confidence, blower) per detector
+PINNED = {
+    "robot-clips/whistle/whistle_1_metre.wav": {
+        "session4": [(1.592, 1.664, 2847.5, 0.9111, None)],
+        "cascade": [(1.528, 1.664, 2840.5, 0.998, None)],
+        "combined": [(1.592, 1.664, 2847.5, 0.9111, None)],
+    },
+    "robot-clips/far-whistle/whistle_2016_07_02_082436_far_away.wav": {
+        "session4": [],
+        "cascade": [(1.56, 1.792, 3936.4, 0.9448, None)],
+        "combined": [],
+    },
+    "r2k-clips/16k/w1.wav": {
+        "session4": [(0.392, 0.512, 2382.0, 0.9285, None)],
+        "cascade": [(0.392, 0.512, 2382.0, 0.9986, "w2")],
+        "combined": [(0.392, 0.448, 2379.8, 0.999, "w2")],
+    },
+    "r2k-clips/16k/a4.wav": {
+        "session4": [(0.152, 0.256, 1794.8, 0.5885, None)],
+        "cascade": [],
+        "combined": [(0.152, 0.256, 1794.8, 0.5885, None)],
+    },
+    "esc10-negatives/001 - Dog bark/5-213855-A.wav": {
+        "session4": [(0.408, 0.512, 1162.8, 0.8561, None), (1.176, 1.28, 1103.4, 0.939, None),
+                     (1.8, 1.92, 1119.0, 0.7626, None), (2.936, 3.008, 1196.5, 0.989, "w0")],
+        "cascade": [],
+        "combined": [(0.408, 0.512, 1162.8, 0.8561, None), (1.176, 1.28, 1103.4, 0.939, None),
+                     (1.8, 1.92, 1119.0, 0.7626, None), (2.936, 3.008, 1196.5, 0.989, "w0")],
+    },
+    "esc10-negatives/004 - Baby cry/2-107351-B.wav": {
+        "session4": [(0.504, 0.64, 2062.6, 0.531, "w1"), (2.12, 2.176, 1032.8, 0.9133, None)],
+        "cascade": [(2.728, 2.944, 2304.4, 0.9579, None)],
+        "combined": [(0.504, 0.64, 2062.6, 0.531, "w1"), (2.12, 2.176, 1032.8, 0.9133, None)],
+    },
+}
+
+
+def attributor() -> Attributor:
+    """The equivalence benchmark's four whistles."""
+    return Attributor([Signature(f"w{i}", hz, 25.0, 10.0, -20.0 + 5 * i, 1.5) for i, hz in
+                       enumerate((1250.0, 2000.0, 2500.0, 3150.0))])
+
+
+def make(kind: str) -> object:
+    a = attributor()
+    if kind == "session4":
+        return WhistleDetector(attribute=a)
+    if kind == "cascade":
+        return CascadeDetector(CascadeParams(accepts=2), attribute=a)
+    return CombinedDetector(shipped=WhistleDetector(attribute=a), cascade=strict_cascade(attribute=a), attribute=a)
+
+
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_real_recordings_give_the_pinned_events(shared_data: Path, name: str):
+    folder, _, rest = name.partition("/")
+    x = resample(*read_wav(shared_data / "whistle" / folder / rest))
+    for kind, want in PINNED[name].items():
+        got = [(round(d.onset, 4), round(d.detected_at, 4), round(d.peak_hz, 1), round(d.confidence, 4), d.blower)
+               for d in detect(x, make(kind))]
+        assert got == want, (kind, got)
