@@ -192,7 +192,9 @@ class CascadeDetector(StreamDetector):
         p = self.params
         passes, k, share, _snr, ratio = self.evidence(power)
         out: list[Detection] = []
-        if not self._quiet and not self._pool and not passes.any():
+        # (Blocks of at most HISTORY frames only: with more, the ring's indices repeat and one fancy
+        # assignment does not promise the last frame wins; the loop does.)
+        if not self._quiet and not self._pool and not passes.any() and len(power) <= HISTORY:
             # Nothing pooled, nothing to pool, no quiet period: the loop below would only fill the ring
             # and clear the episode, frame by frame (most blocks of a game); the same, at once.
             self._hist[(first + self._rows(len(power))) % HISTORY] = ratio
