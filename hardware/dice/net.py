@@ -26,7 +26,8 @@ out it read no better than grey, so the shipped weights are grey.
 ``tuning.json`` beside the weights holds what the training command tuned on
 its training groups (the heatmap threshold) and each network's input channels
 (absent: grey), the classifier's crop side (``crop``, absent: ``CROP``) and the
-quarter turns each crop is read at (``turns``, absent: ``TURNS``).
+quarter turns each crop is read at (``turns``, absent: ``TURNS``), the crop's side in die sides
+(``crop_context``, absent: ``CROP_CONTEXT``) and whether each turn is also read mirrored (``mirror``).
 """
 
 from __future__ import annotations
@@ -75,9 +76,10 @@ def detector_input(frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarr
     return small, scale
 
 
-def crop_die(frame: np.ndarray, x: float, y: float, side: float, size: int = CROP) -> np.ndarray:
-    """The die's square crop (``CROP_CONTEXT`` x its side; grey or BGR), resampled to ``size`` (float32, 0..255)."""
-    half = max(2.0, CROP_CONTEXT * side / 2)
+def crop_die(frame: np.ndarray, x: float, y: float, side: float, size: int = CROP,
+             context: float = CROP_CONTEXT) -> np.ndarray:
+    """The die's square crop (``context`` x its side; grey or BGR), resampled to ``size`` (float32, 0..255)."""
+    half = max(2.0, context * side / 2)
     x0, y0, x1, y1 = round(x - half), round(y - half), round(x + half), round(y + half)
     h, w = frame.shape[:2]
     roi = frame[max(0, y0) : min(h, y1), max(0, x0) : min(w, x1)]
@@ -176,6 +178,10 @@ class NetReader:
         self.face_channels = int(tuning.get("face_channels", 1))  # the classifier's crops: 3 colour, 1 grey
         self.crop = int(tuning.get("crop", CROP))  # the classifier's input side
         self.turns = int(tuning.get("turns", TURNS))  # quarter turns each crop is read at
+        # Session 9, read-time options (chosen on the training groups, docs/dice.md): the crop's side in
+        # die sides, and whether each turn is also read mirrored (a face's value does not mirror either).
+        self.context = float(tuning.get("crop_context", CROP_CONTEXT))
+        self.mirror = bool(tuning.get("mirror", False))
 
     def heatmap(self, frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
         """The detector's output (heat, log side) for a frame (grey or BGR), and the frame's scale to its input."""
@@ -197,19 +203,23 @@ class NetReader:
         found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]
 
-    def classify(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]], turns: int | None = None) -> np.ndarray:
+    def classify(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]], turns: int | None = None,
+                 context: float | None = None, mirror: bool | None = None) -> np.ndarray:
         """Class probabilities (N x 7: not a die, 1..6) for each detected die in a frame (grey or BGR),
-        averaged over ``turns`` quarter turns (the tuned number when None)."""
+        averaged over ``turns`` quarter turns, each also mirrored when ``mirror`` (None: the tuned ones)."""
         if not dice:
             return np.zeros((0, 7), np.float32)
         frame = as_channels(frame, self.face_channels)
-        crops = normalise_crops(np.stack([crop_die(frame, x, y, s, self.crop) for x, y, s, _ in dice]))
+        context = self.context if context is None else context
+        crops = normalise_crops(np.stack([crop_die(frame, x, y, s, self.crop, context) for x, y, s, _ in dice]))
         # The four quarter turns of each crop, averaged: the face's value does not turn with it.
         turns = self.turns if turns is None else turns
-        turned = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(turns)])
-        self._faces.setInput(np.ascontiguousarray(turned))
+        views = [np.rot90(crops, k, axes=(2, 3)) for k in range(turns)]
+        if self.mirror if mirror is None else mirror:
+            views += [v[..., ::-1] for v in views]
+        self._faces.setInput(np.ascontiguousarray(np.concatenate(views)))
         probs = self._faces.forward()
-        return probs.reshape(turns, len(dice), -1).mean(axis=0)
+        return probs.reshape(len(views), len(dice), -1).mean(axis=0)
 
     def macs(self) -> tuple[float, float]:
         """Multiply-adds of the detector on a 640x480 frame, and of the classifier per die (from training)."""

@@ -171,3 +171,31 @@ def test_a_die_colour_does_not_change_its_reading(shared_data: Path) -> None:
                     for a in after
                 )
     assert total and same / total >= 0.7, f"{same}/{total} readings unchanged by a colour change"
+
+
+def test_reading_mirrored_too_is_the_same_for_a_mirrored_photo(shared_data: Path) -> None:
+    """With ``mirror`` each crop is read at its four turns and their mirror images: a set of views that a
+    mirrored photo maps onto itself, so the probabilities must match (and differ from the turns alone)."""
+    item = _sample(labelled.webcam(shared_data / "dice" / "webcam-train"), 3)[1]
+    frame = read_image(item.path)
+    reader = shared_reader()
+    dice = reader.detect(frame)
+    assert dice
+    w = frame.shape[1]
+    flipped = [(w - x, y, s, p) for x, y, s, p in dice]  # crop_die cuts [x - half, x + half): its mirror is at w - x
+    both = reader.classify(frame, dice, mirror=True)
+    assert np.allclose(both, reader.classify(frame[:, ::-1].copy(), flipped, mirror=True), atol=2e-3)
+    assert not np.allclose(both, reader.classify(frame, dice, mirror=False), atol=1e-4)
+    assert np.allclose(both.sum(axis=1), 1.0, atol=1e-4)
+
+
+def test_a_tighter_crop_is_read_from_the_same_centre(shared_data: Path) -> None:
+    """``crop_context`` (tuning.json) sets the crop's side in die sides: 1.0 cuts the die's own box."""
+    from hardware.dice.net import crop_die
+
+    frame = np.zeros((200, 200), np.uint8)
+    frame[80:120, 80:120] = 255  # a 40 px die
+    tight = crop_die(frame, 100, 100, 40, size=40, context=1.0)
+    wide = crop_die(frame, 100, 100, 40, size=40, context=1.25)
+    assert tight.min() > 250  # all die
+    assert wide[0, 0] < 5 and wide[20, 20] > 250  # the felt around it, the die in the middle
