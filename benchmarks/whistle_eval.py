@@ -297,7 +297,8 @@ def esc_by_fold(data: Path, make_for_fold: Callable[[int], WhistleDetector]) -> 
             "false_alarms": alarms, "latency_ms_p50": None, "latency_ms_p95": None}
 
 
-def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | None = None) -> dict[str, object]:
+def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | None = None,
+                   recipe: str | None = None) -> dict[str, object]:
     """One verifier per held-out row (and per ESC-10 fold), trained without that row's sources."""
     import whistle_train as wt
 
@@ -312,11 +313,11 @@ def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | N
         with open(cache, "rb") as f:
             ex = pickle.load(f)
     else:
-        ex = wt.examples(wt.items(data, wt.SEED + seed, scale))
+        ex = wt.examples(wt.items(data, wt.SEED + seed, scale, recipe or wt.RECIPE))
         if cache:
             with open(cache, "wb") as f:
                 pickle.dump(ex, f)
-    print(f"\n== the verifier's folds: training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
+    print(f"\n== the verifier's folds (recipe {recipe or wt.RECIPE}): training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
           f"{time.process_time() - c:.0f} s CPU; threshold at {negative_rate or wt.NEGATIVE_RATE:.2%} of training negatives")
     folds = {f"esc{f}": {f"esc{f}"} for f in range(1, 6)} | HELD_OUT
     out = wt.folds(ex, folds, seed, negative_rate=negative_rate)
@@ -478,6 +479,8 @@ def main() -> int:
     ap.add_argument("--detector", choices=["all", "both", "shipped", "cascade", "combined", "shipped+combined"], default="all",
                     help="which tables to print (the cascade's trains its verifier once per held-out source)")
     ap.add_argument("--train-scale", type=float, default=1.0, help="share of the synthetic training items for the folds")
+    ap.add_argument("--recipe", choices=["session8", "session9"], default=None,
+                    help="the folds' training items (benchmarks/whistle_train.py; default its RECIPE)")
     ap.add_argument("--negative-rate", type=float, default=None,
                     help="share of training negatives the verifier's threshold lets through (default whistle_train's)")
     ap.add_argument("--accepts", type=int, default=None,
@@ -508,7 +511,7 @@ def main() -> int:
         from hardware.whistle.combined import CASCADE_ACCEPTS as COMBINED_ACCEPTS
         from hardware.whistle.combined import CombinedDetector
 
-        verifiers = fold_verifiers(data, args.seed, args.train_scale, args.negative_rate)
+        verifiers = fold_verifiers(data, args.seed, args.train_scale, args.negative_rate, args.recipe)
         cp = CascadeParams(accepts=args.accepts or CASCADE_ACCEPTS)
         combined_accepts = args.accepts or COMBINED_ACCEPTS
         if args.detector in ("all", "cascade"):

@@ -77,7 +77,11 @@ def real_sets(data: Path) -> dict[str, list[tuple[dict[str, str], np.ndarray]]]:
     return out
 
 
-def items(data: Path, seed: int = SEED, scale: float = 1.0) -> list[Item]:
+RECIPES = ("session8", "session9")  # session 9 adds trilled and toy blows made from real ones (docs/whistle.md)
+RECIPE = "session8"
+
+
+def items(data: Path, seed: int = SEED, scale: float = 1.0, recipe: str = RECIPE) -> list[Item]:
     """Every training item, tagged (see the module's doc)."""
     rng = np.random.default_rng(seed)
     real = real_sets(data)
@@ -157,6 +161,52 @@ def items(data: Path, seed: int = SEED, scale: float = 1.0) -> list[Item]:
     for family in ws.NEGATIVE_FAMILIES:  # and of the other negative families, each tagged apart
         for _ in range(round(40 * scale)):
             out.append(Item(ws.scene(family, other.piece(family, 6.0), None, 0.0, rng).samples, (), frozenset({family})))
+    if recipe == "session9":
+        out.extend(real_made(robot_blows, r2k_blows, background, rng, scale))
+    return out
+
+
+def real_made(robot_blows: Sequence[np.ndarray], r2k_blows: Sequence[np.ndarray],
+              background: Callable[[str], tuple[np.ndarray, frozenset[str]]], rng: np.random.Generator,
+              scale: float) -> list[Item]:
+    """Session 9: trills, short quiet blows and toys made from *real* blows (docs/whistle.md).
+
+    The eval's pea-trill, short-pea and toy rows are ``ws.pea_trill``/``harmonic_toy``/``two_tone``,
+    whose items (tags pea-trill, toy) their folds leave out, so before session 9 those folds had never
+    seen a trill or a toy at all.  These are another recipe: a real blow warped by a pea's rattle, or
+    stacked into harmonics / two tones, each tagged with its real source (the source's fold never sees
+    it) and with rattle / real-toy.  Each blow is matched by a scene of the same background without it,
+    so the negatives keep pace with the new positives."""
+    out = []
+    for _ in range(round(500 * scale)):
+        src = int(rng.integers(2))
+        pieces, tag = (robot_blows, "robot-clips") if src == 0 else (r2k_blows, "r2k-clips")
+        piece = shift(pieces[int(rng.integers(len(pieces)))], float(rng.uniform(-6, 6)))
+        kind = ["rattle", "rattle", "quiet", "toy"][int(rng.integers(4))]
+        if kind == "toy":
+            low = shift(piece, float(rng.uniform(-14, -6)))  # a 0.6-2 kHz fundamental from a 2-4 kHz blow
+            if rng.random() < 0.5:  # harmonic: the octave and the twelfth, up to 2x as loud
+                n = len(low)
+                b = low + sum(rng.uniform(0.1, 2.0) * np.resize(shift(low, st), n) for st in (12.0, 19.02)[: int(rng.integers(1, 3))])
+            elif rng.random() < 0.5:  # two tones at once, 15-50 % apart, one 0-10 dB weaker
+                b = low + 10 ** (-rng.uniform(0, 10) / 20) * np.resize(shift(low, float(rng.uniform(2.4, 7.0))), len(low))
+            else:  # one after the other
+                half = len(low) // 2
+                b = np.concatenate([low[:half], shift(low, float(rng.uniform(2.4, 7.0)))[half:]])
+            b = ws.cut(b.astype(np.float32), rng, 0.25, 0.5)
+            snr, kinds = float(rng.uniform(-12, 20)), {"real-toy"}
+        else:
+            short = kind == "quiet"
+            b = ws.cut(piece, rng, 0.15, 0.25) if short else ws.cut(piece, rng)
+            b = ws.rattled(b, rng, ws.peak_hz(b))
+            snr = float(rng.uniform(-3, 3)) if short else float(rng.uniform(-12, 20))
+            kinds = {"rattle"}
+        bg_kind = ["hall", "hall", "hum", "table", "esc", *ws.NEGATIVE_FAMILIES][int(rng.integers(9))]
+        bg, bg_tags = background(bg_kind)
+        s = ws.scene("pos", bg, b, snr, rng)
+        out.append(Item(s.samples, s.blows, bg_tags | kinds | {tag}))
+        bg, bg_tags = background(bg_kind)
+        out.append(Item(ws.scene("neg", bg, None, 0.0, rng).samples, (), bg_tags))
     return out
 
 
@@ -281,14 +331,15 @@ def main() -> int:
     ap.add_argument("--hold-out", action="append", default=[], help="a tag to leave out (repeatable)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--scale", type=float, default=1.0, help="share of the synthetic items (1.0: 900 scenes)")
+    ap.add_argument("--recipe", choices=RECIPES, default=RECIPE, help="the training items (docs/whistle.md)")
     args = ap.parse_args()
     data = shared_data() / "whistle"
     t = time.process_time()
-    ex = examples(items(data, SEED + args.seed, args.scale))
+    ex = examples(items(data, SEED + args.seed, args.scale, args.recipe))
     if args.hold_out:
         ex = ex.without(args.hold_out)
     print(f"{len(ex.y)} candidates, {int(ex.y.sum())} whistle, features in {time.process_time() - t:.0f} s CPU")
-    ver = train(ex, args.seed, meta=f"seed {args.seed}; held out {sorted(args.hold_out) or 'nothing'}")
+    ver = train(ex, args.seed, meta=f"seed {args.seed}; recipe {args.recipe}; held out {sorted(args.hold_out) or 'nothing'}")
     ver.save(args.out)
     acc = np.mean([(ver(x) >= 0.5) == bool(y) for x, y in zip(ex.x, ex.y, strict=True)])
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes); training accuracy {acc:.3f}")

@@ -104,6 +104,31 @@ def pea_trill(rng: np.random.Generator, hz: float | None = None, duration: float
     return (y * envelope(n, RATE, 0.015, 0.03)).astype(np.float32)
 
 
+def rattled(piece: np.ndarray, rng: np.random.Generator, peak_hz: float = 3000.0) -> np.ndarray:
+    """A real blow trilled as a pea would trill it: time-warped so its pitch swings +-200-800 Hz at a
+    20-40 Hz rattle, and its loudness chopped in step (a recipe apart from ``pea_trill``'s pure tone,
+    for training: the rattle's spec, not the eval's generator)."""
+    n = len(piece)
+    t = np.arange(n) / RATE
+    rattle = rng.uniform(20, 40) * (1 + 0.1 * np.sin(2 * np.pi * rng.uniform(1, 4) * t))
+    rphase = 2 * np.pi * np.cumsum(rattle) / RATE
+    depth = min(0.3, rng.uniform(200, 800) / max(peak_hz, 1000.0))
+    rate = 1 + depth * np.sin(rphase)  # every component's pitch scales with the warp's speed
+    where = np.cumsum(rate) - rate[0]
+    where = where[where <= n - 1]
+    y = np.interp(where, np.arange(n), piece)
+    loud = 1 - rng.uniform(0.3, 0.9) * 0.5 * (1 + np.sin(rphase[: len(y)] + rng.uniform(0, np.pi)))
+    return (y * loud * envelope(len(y), RATE, 0.01, 0.02)).astype(np.float32)
+
+
+def peak_hz(x: np.ndarray) -> float:
+    """The loudest frequency of a blow (1-6 kHz)."""
+    f = np.fft.rfftfreq(len(x), 1 / RATE)
+    p = np.abs(np.fft.rfft(x * np.hanning(len(x))))
+    band = (f >= 1000) & (f <= 6000)
+    return float(f[band][np.argmax(p[band])])
+
+
 def harmonic_toy(rng: np.random.Generator, hz: float | None = None, duration: float | None = None) -> np.ndarray:
     """A toy whistle: a 600-2000 Hz fundamental with 2-4 harmonics, the 2nd sometimes the loudest."""
     hz = hz or float(np.exp(rng.uniform(np.log(600), np.log(2000))))

@@ -115,3 +115,26 @@ def test_the_other_negative_families_are_new_sounds_and_session_4_stays_quiet_on
     for family in ("babble", "laughter"):
         scenes = [ws.scene(family, other.piece(family, 6.0), None, 0.0, rng) for _ in range(4)]
         assert sum(len(detect(s.samples)) for s in scenes) == 0, family
+
+
+
+def test_rattled_swings_a_blow_s_pitch_at_a_pea_rate(shared_data):
+    # Session 9's training recipe trills real blows (ws.rattled): the line must swing by about the
+    # asked +-200-800 Hz, fast (a 20-40 Hz rattle), not just be chopped in loudness.
+    path = sorted((shared_data / "whistle" / "robot-clips" / "whistle").glob("*.wav"))[0]
+    blow = ws.cut(ws.blow_piece(resample(*read_wav(path))), np.random.default_rng(1), 0.4, 0.4)
+    trilled = ws.rattled(blow, np.random.default_rng(2), ws.peak_hz(blow))
+    assert 0.7 * len(blow) < len(trilled) <= len(blow) and np.isfinite(trilled).all()
+    assert 0.05 < ws.rms(trilled) / ws.rms(blow) < 1.0
+
+    def line(x: np.ndarray) -> np.ndarray:  # the loudest bin, 8 ms frames, 2 ms hops
+        n, hop = 128, 32
+        f = np.fft.rfftfreq(n, 1 / ta.RATE)
+        frames = [x[i:i + n] * np.hanning(n) for i in range(n, len(x) - 2 * n, hop)]
+        return np.array([f[np.argmax(np.abs(np.fft.rfft(fr)))] for fr in frames])
+
+    tone = ta.tone(3000, 0.4, amp=0.2)
+    assert np.ptp(line(tone)) == 0
+    swing = line(ws.rattled(tone, np.random.default_rng(3), 3000.0))
+    assert np.percentile(swing, 95) - np.percentile(swing, 5) >= 250
+    assert np.mean(np.abs(np.diff(swing)) > 0) > 0.2  # it moves every few frames, not once
