@@ -3,8 +3,9 @@
 ``dice_eval.py`` says how many photos are read right; this says why the others are not. For a fold's
 weights it reads each photo once down to the lowest heatmap threshold tried, keeping every local
 maximum of the heatmap with its class probabilities, so that every setting of the decision (heat
-threshold, least face probability, same-die distance, and whether a die rejected as *not a die*
-still suppresses the weaker peaks near it) is replayed without running the networks again:
+threshold, absolute and relative to the photo's strongest peak, least face probability, same-die
+distance, and whether a die rejected as *not a die* still suppresses the weaker peaks near it) is
+replayed without running the networks again:
 
 - **breakdown** (the fold's own tuning): per labelled die right, wrong value, rejected (its peak
   read as *not a die* or under the least probability) or missed (no peak); and the readings that
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import pickle
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -45,6 +47,10 @@ SAME_DIE = (0.6, 0.85, 1.0, 1.15)
 # False: every peak above the threshold suppresses weaker ones near it (the reader today); True: only
 # peaks read as a value do, so a stronger peak on a side face rejected as not a die frees the die.
 READ_SUPPRESSES = (False, True)
+# Session 9: a threshold relative to the photo's strongest peak as well (heat >= max(threshold, r x top)):
+# on hex-trays the dice's heat is lower than on the training groups, so one absolute threshold either
+# misses dice or keeps false peaks; 0.0 is the reader today.
+RELATIVE = (0.0, 0.4, 0.5, 0.6)
 
 
 @dataclass
@@ -74,8 +80,11 @@ def candidates(reader: NetReader, frame: np.ndarray) -> tuple[np.ndarray, np.nda
     return cands, probs
 
 
-def decide(photo: Photo, threshold: float, min_face: float, same_die: float, read_suppresses: bool) -> list[tuple[float, float, int]]:
+def decide(photo: Photo, threshold: float, min_face: float, same_die: float, read_suppresses: bool,
+           relative: float = 0.0) -> list[tuple[float, float, int]]:
     """The readings (x, y, value) one setting gives (the reader's rule, replayed on stored maxima)."""
+    if relative and len(photo.cands):
+        threshold = max(threshold, relative * float(photo.cands[0, 3]))
     kept: list[tuple[float, float, float]] = []
     out: list[tuple[float, float, int]] = []
     for (x, y, side, score), p in zip(photo.cands, photo.probs, strict=True):
@@ -114,7 +123,7 @@ def breakdown(reader: NetReader, photos: list[Photo], setting: tuple) -> None:
         reads = decide(ph, *setting)
         pairs = pair(ph.item.dice, reads, slack=2)
         # the peaks the setting keeps at all (read or not), to tell a rejection from a miss
-        peaks_kept = decide(ph, setting[0], -1.0, setting[2], False)  # min_face -1: every kept peak "read"
+        peaks_kept = decide(ph, setting[0], -1.0, setting[2], False, *setting[4:])  # min_face -1: every kept peak "read"
         ppairs = pair(ph.item.dice, peaks_kept, slack=2)
         for i, d in enumerate(ph.item.dice):
             if i in pairs:
@@ -149,6 +158,7 @@ def main() -> int:
     ap.add_argument("--hold-out", required=True, choices=labelled.GROUPS)
     ap.add_argument("--per-group", type=int, default=60, help="training photos a group (any number of dice) to choose on")
     ap.add_argument("--seed", type=int, default=9)
+    ap.add_argument("--store", type=Path, help="keep the photos' maxima here (pickle) and reuse them when it exists")
     ap.add_argument("--held-limit", type=int, default=0, help="read only this many held-out photos (0: all; for a quick look)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
@@ -156,24 +166,29 @@ def main() -> int:
 
     reader = NetReader(args.fold)
     items = groups_items(shared_data())
-    tuned = (reader.threshold, reader.min_face, reader.same_die, False)
+    tuned = (reader.threshold, reader.min_face, reader.same_die, False, 0.0)
     rng = np.random.default_rng(args.seed)
-    train: list[Photo] = []
-    for g in sorted(items):
-        if g == args.hold_out:
-            continue
-        pool = [p for p in items[g] if p[1].dice]
-        train += load(reader, [pool[k] for k in rng.permutation(len(pool))[: args.per_group]])
-    held = load(reader, items[args.hold_out][: args.held_limit or None])
+    if args.store and args.store.is_file():  # the maxima read before (same fold, same photos)
+        train, held = pickle.loads(args.store.read_bytes())
+    else:
+        train = []
+        for g in sorted(items):
+            if g == args.hold_out:
+                continue
+            pool = [p for p in items[g] if p[1].dice]
+            train += load(reader, [pool[k] for k in rng.permutation(len(pool))[: args.per_group]])
+        held = load(reader, items[args.hold_out][: args.held_limit or None])
+        if args.store:
+            args.store.write_bytes(pickle.dumps((train, held)))
     print(f"fold {args.fold}: {len(train)} training photos ({args.per_group} a group), held out {args.hold_out} {len(held)}")
-    settings = list(itertools.product(THRESHOLDS, MIN_FACE, SAME_DIE, READ_SUPPRESSES))
+    settings = list(itertools.product(THRESHOLDS, MIN_FACE, SAME_DIE, READ_SUPPRESSES, RELATIVE))
     scored = [(figures(train, s), s) for s in settings]
     for label, key in (("count", lambda f: (f[0]["count"], f[0]["image"])), ("image", lambda f: (f[0]["image"], f[0]["count"])),
                        ("die", lambda f: (f[0]["die"], f[0]["count"]))):
         best, setting = max(scored, key=key)
         out = figures(held, setting)
         print(f"  chosen for training {label}: threshold {setting[0]}, least face probability {setting[1]}, same die {setting[2]}, "
-              f"{'read dice' if setting[3] else 'every peak'} suppress; training image {best['image']:.3f} die {best['die']:.3f} "
+              f"{'read dice' if setting[3] else 'every peak'} suppress, relative {setting[4]}; training image {best['image']:.3f} die {best['die']:.3f} "
               f"count {best['count']:.3f}; held out image {out['image']:.3f} die {out['die']:.3f} count {out['count']:.3f}")
         breakdown(reader, held, setting)
     t = figures(train, tuned)
@@ -182,12 +197,16 @@ def main() -> int:
           f"held out image {h['image']:.3f} die {h['die']:.3f} count {h['count']:.3f}")
     breakdown(reader, held, tuned)
     for rs in READ_SUPPRESSES:  # the held-out group's sensitivity, for the record only (never chosen on)
-        s = (reader.threshold, reader.min_face, reader.same_die, rs)
+        s = (reader.threshold, reader.min_face, reader.same_die, rs, 0.0)
         h = figures(held, s)
         print(f"    held out at the tuning, {'read dice' if rs else 'every peak'} suppress: image {h['image']:.3f} die {h['die']:.3f} count {h['count']:.3f}")
     for th in THRESHOLDS:
-        h = figures(held, (th, reader.min_face, reader.same_die, False))
+        h = figures(held, (th, reader.min_face, reader.same_die, False, 0.0))
         print(f"    held out at threshold {th} (else the tuning, not chosen on): image {h['image']:.3f} die {h['die']:.3f} "
+              f"count {h['count']:.3f}, over {h['over']}, under {h['under']}, extra {h['extra']}")
+    for r in RELATIVE[1:]:  # likewise for the record: the relative threshold over the fold's tuning
+        h = figures(held, (*tuned[:4], r))
+        print(f"    held out at relative {r} over the tuning (not chosen on): image {h['image']:.3f} die {h['die']:.3f} "
               f"count {h['count']:.3f}, over {h['over']}, under {h['under']}, extra {h['extra']}")
     return 0
 
