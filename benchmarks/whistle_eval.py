@@ -303,21 +303,27 @@ def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | N
     import whistle_train as wt
 
     c = time.process_time()
-    folds_cache = os.environ.get("WHISTLE_FOLDS")  # a .pkl to reuse the trained folds between runs (development)
+    recipe = recipe or wt.RECIPE
+
+    def cached(var: str) -> str | None:  # a development cache, one file per recipe (the cascade's and the combined's)
+        path = os.environ.get(var)
+        return None if not path else (path if recipe == wt.RECIPE else f"{path}.{recipe}")
+
+    folds_cache = cached("WHISTLE_FOLDS")  # a .pkl to reuse the trained folds between runs (development)
     if folds_cache and Path(folds_cache).exists():
         with open(folds_cache, "rb") as f:
             print(f"\n== the verifier's folds: from {folds_cache}")
             return pickle.load(f)
-    cache = os.environ.get("WHISTLE_CANDIDATES")  # a .pkl to reuse the candidates between runs (development)
+    cache = cached("WHISTLE_CANDIDATES")  # a .pkl to reuse the candidates between runs (development)
     if cache and Path(cache).exists():
         with open(cache, "rb") as f:
             ex = pickle.load(f)
     else:
-        ex = wt.examples(wt.items(data, wt.SEED + seed, scale, recipe or wt.RECIPE))
+        ex = wt.examples(wt.items(data, wt.SEED + seed, scale, recipe))
         if cache:
             with open(cache, "wb") as f:
                 pickle.dump(ex, f)
-    print(f"\n== the verifier's folds (recipe {recipe or wt.RECIPE}): training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
+    print(f"\n== the verifier's folds (recipe {recipe}): training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
           f"{time.process_time() - c:.0f} s CPU; threshold at {negative_rate or wt.NEGATIVE_RATE:.2%} of training negatives")
     folds = {f"esc{f}": {f"esc{f}"} for f in range(1, 6)} | HELD_OUT
     out = wt.folds(ex, folds, seed, negative_rate=negative_rate)
@@ -480,7 +486,8 @@ def main() -> int:
                     help="which tables to print (the cascade's trains its verifier once per held-out source)")
     ap.add_argument("--train-scale", type=float, default=1.0, help="share of the synthetic training items for the folds")
     ap.add_argument("--recipe", choices=["session8", "session9"], default=None,
-                    help="the folds' training items (benchmarks/whistle_train.py; default its RECIPE)")
+                    help="the folds' training items (benchmarks/whistle_train.py; default: each detector's shipped "
+                         "weights' recipe, session8 for the cascade, session9 for the combined detector)")
     ap.add_argument("--negative-rate", type=float, default=None,
                     help="share of training negatives the verifier's threshold lets through (default whistle_train's)")
     ap.add_argument("--accepts", type=int, default=None,
@@ -511,18 +518,21 @@ def main() -> int:
         from hardware.whistle.combined import CASCADE_ACCEPTS as COMBINED_ACCEPTS
         from hardware.whistle.combined import CombinedDetector
 
-        verifiers = fold_verifiers(data, args.seed, args.train_scale, args.negative_rate, args.recipe)
+        # Each detector's folds are trained by the recipe of its shipped weights (hardware/whistle/verifier.py).
+        def folds_for(recipe: str) -> dict[str, object]:
+            return fold_verifiers(data, args.seed, args.train_scale, args.negative_rate, args.recipe or recipe)
+
         cp = CascadeParams(accepts=args.accepts or CASCADE_ACCEPTS)
         combined_accepts = args.accepts or COMBINED_ACCEPTS
         if args.detector in ("all", "cascade"):
-            held_out_table("the cascade (hardware/whistle/cascade.py)", sources, data, hours, args.seed, verifiers,
+            held_out_table("the cascade (hardware/whistle/cascade.py)", sources, data, hours, args.seed, folds_for("session8"),
                            lambda v: CascadeDetector(cp, verifier=v))
             speed(lambda: CascadeDetector(cp), "cascade")
             attribution(data, np.random.default_rng(args.seed), "cascade")
             calibrated_recall(args.seed, "cascade")
         if args.detector != "cascade":
             held_out_table("the combined detector (hardware/whistle/combined.py)", sources, data, hours, args.seed,
-                           verifiers, lambda v: CombinedDetector.of(verifier=v, accepts=combined_accepts))
+                           folds_for("session9"), lambda v: CombinedDetector.of(verifier=v, accepts=combined_accepts))
             speed(lambda: CombinedDetector.of(accepts=combined_accepts), "combined")
             attribution(data, np.random.default_rng(args.seed), "combined")
             calibrated_recall(args.seed, "combined")

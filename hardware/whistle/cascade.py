@@ -38,7 +38,6 @@ from .verifier import HISTORY, Verifier, patch_features
 
 BIN_HZ = RATE / N_FFT
 QUIET_FOLLOW_FRAMES = 8  # as in detector.py: a frame this close after the sound still belongs to it
-_NEAR3, _FIVE = np.arange(-1, 2)[None, :], np.arange(-2, 3)[None, :]
 
 
 @dataclass(frozen=True)
@@ -86,22 +85,8 @@ class CascadeDetector(StreamDetector):
         if hi - lo < 2:
             raise ValueError(f"detection band {p.band_hz} is too narrow")
         self._centres = np.arange(lo, hi + 1)
-        self._around = np.arange(-self._w - 1, self._w + 2)[None, :]  # the window and a bin either side
-        self._ones_w = np.ones(2 * self._w + 1)
-        self._win_hi, self._win_lo = self._centres + self._w + 1, self._centres - self._w  # cumsum bounds of each window
-        # For every centre k, the cumsum indices of its harmonic windows: 2k+-h (above the main window, inside
-        # the spectrum) and k/2+-h (below the main window), as (upper, lower, upper, lower).
-        kk, top, h = np.arange(N_FFT // 2 + 1), N_FFT // 2, self._hw
-        half_hi = np.minimum(kk // 2 + h + 1, kk - self._w)
-        self._harm_bounds = np.stack([np.minimum(2 * kk + h + 1, top + 1),
-                                      np.minimum(np.maximum(2 * kk - h, kk + self._w + 1), top + 1),
-                                      half_hi, np.minimum(np.maximum(kk // 2 - h, 0), half_hi)], axis=1)
-        self._sig_bounds = np.clip(np.stack([kk + self._w, kk - self._w - 1], axis=1), 0, top)  # the SNR window's
-        self._rows_cache: dict[int, np.ndarray] = {}
-        # The line test's reach (k-w-1..k+w+1 for every centre k) and its threshold as a product of 3 ratios,
-        # a hair under it so that the products' round-off against the logs' can never exit on a passing frame.
-        self._reach = slice(self._centres[0] - self._w - 1, self._centres[-1] + self._w + 2)
-        self._line_product = 10 ** (3 * p.min_line_db / 10) * (1 - 1e-6)
+        self._offsets = np.arange(-self._w, self._w + 1)[None, :] - 1
+        self._line_ratio = 10 ** (p.min_line_db / 10)
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
         self.reset()
 
@@ -110,9 +95,7 @@ class CascadeDetector(StreamDetector):
         self._samples = 0
         self._frame = 0
         self._noise = None if self._initial_noise is None else self._initial_noise.copy()
-        # The last frames' power over the floor (a ring), in dB only when the verifier asks: most frames are
-        # never looked at, and the log of the whole spectrum was a fifth of stage 1's cost (session 9).
-        self._hist = np.ones((HISTORY, N_FFT // 2 + 1))
+        self._hist = np.zeros((HISTORY, N_FFT // 2 + 1), np.float32)  # dB over the floor, the last frames
         self._pool: list[tuple[int, int, float, float, float]] = []  # (frame, centre, hz, level, share) of evidence
         self._episode: int | None = None  # first frame of the sound under way
         self._attempts = 0
@@ -141,16 +124,15 @@ class CascadeDetector(StreamDetector):
 
     # -- stage 1 ---------------------------------------------------------------------
     def evidence(self, power: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Per frame: passes, centre bin, share, SNR (dB) and the spectrum over the floor (a ratio, not dB)."""
+        """Per frame: passes, centre bin, share, SNR (dB) and dB-over-floor spectrum."""
         p = self.params
         floor = self._noise
         ratio = power / floor
-        r = ratio[:, self._reach] + EPS
-        if (r[:, :-2] * r[:, 1:-1] * r[:, 2:]).max() < self._line_product:
-            # No 3 bins the line test can read stand min_line_db over their floor on average (their mean
-            # in dB is the log of this product over 3): no frame can pass (most blocks of a game).
+        over = 10 * np.log10(ratio + EPS)
+        if ratio[:, self._elo : self._ehi].max() < self._line_ratio:
+            # No bin stands min_line_db over its floor: no frame can pass (most blocks of a game).
             nothing = np.zeros(len(power), bool)
-            return nothing, np.zeros(len(power), int), nothing, nothing, ratio
+            return nothing, np.zeros(len(power), int), nothing, nothing, over
         excess = np.maximum(power - p.excess_factor * floor, 0.0)
         excess[:, : self._elo] = 0.0
         excess[:, self._ehi :] = 0.0
@@ -158,59 +140,44 @@ class CascadeDetector(StreamDetector):
         cs[:, 0] = 0.0
         np.cumsum(excess, axis=1, out=cs[:, 1:])
         c = self._centres
-        win = cs[:, self._win_hi] - cs[:, self._win_lo]
+        win = cs[:, c + self._w + 1] - cs[:, c - self._w]
         i = win.argmax(axis=1)
         k = c[i]
-        rows = self._rows(len(power))
-        # The harmonic windows' cumsum bounds, one gather: 2k +-h and k/2 +-h (never the main window's bins twice).
-        g = cs[rows[:, None], self._harm_bounds[k]]
-        harm = g[:, 0] - g[:, 1] + g[:, 2] - g[:, 3]
+        rows = np.arange(len(power))
+        top = power.shape[1] - 1
+        h = self._hw
+        half_hi = np.minimum(k // 2 + h + 1, k - self._w)  # never the main window's bins twice
+        harm = (cs[rows, np.minimum(2 * k + h + 1, top + 1)] - cs[rows, np.minimum(np.maximum(2 * k - h, k + self._w + 1), top + 1)]
+                + cs[rows, half_hi] - cs[rows, np.minimum(np.maximum(k // 2 - h, 0), half_hi)])
         total = cs[:, -1] + EPS
         share = (win[rows, i] + harm) / total
-        floor_w = np.convolve(floor, self._ones_w, "same")  # once a block: no cumsum round-off
+        floor_w = np.convolve(floor, np.ones(2 * self._w + 1), "same")  # once a block: no cumsum round-off
         pcs = np.cumsum(power, axis=1)
-        s = pcs[rows[:, None], self._sig_bounds[k]]
-        sig = s[:, 0] - s[:, 1]
+        sig = pcs[rows, k + self._w] - pcs[rows, k - self._w - 1]
         snr = 10 * np.log10(sig / floor_w[k] + EPS)
-        # dB over the floor, 3 bins smoothed, at k-w..k+w: only the bins k-w-1..k+w+1 are needed.
-        over = 10 * np.log10(ratio[rows[:, None], k[:, None] + self._around] + EPS)
-        lines = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3
+        smooth = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3  # bin b+1 centred
+        lines = smooth[rows[:, None], k[:, None] + self._offsets]  # k-w..k+w (smooth is one bin shifted)
         line = lines.max(axis=1)
         passes = (share >= p.min_share) & (snr >= p.min_snr_db) & (line >= p.min_line_db)
         # The frame's centre is its strongest line, not the window's middle (which wanders with
         # the sidebands): the verifier's patch is aligned on it.
-        return passes, k + lines.argmax(axis=1) - self._w, share, snr, ratio
-
-    def _rows(self, n: int) -> np.ndarray:
-        rows = self._rows_cache.get(n)
-        if rows is None:
-            rows = self._rows_cache[n] = np.arange(n)
-        return rows
+        return passes, k + lines.argmax(axis=1) - self._w, share, snr, over
 
     # -- decisions -------------------------------------------------------------------
     def _decide(self, power: np.ndarray, first: int) -> list[Detection]:
         p = self.params
-        passes, k, share, _snr, ratio = self.evidence(power)
+        passes, k, share, _snr, over = self.evidence(power)
         out: list[Detection] = []
-        # (Blocks of at most HISTORY frames only: with more, the ring's indices repeat and one fancy
-        # assignment does not promise the last frame wins; the loop does.)
-        if not self._quiet and not self._pool and not passes.any() and len(power) <= HISTORY:
-            # Nothing pooled, nothing to pool, no quiet period: the loop below would only fill the ring
-            # and clear the episode, frame by frame (most blocks of a game); the same, at once.
-            self._hist[(first + self._rows(len(power))) % HISTORY] = ratio
-            self._episode = None
-            return out
         refractory = round(p.refractory_s * RATE / HOP)
-        pitches = self._pitches(power, k, passes)
         for i in range(len(power)):
             j = first + i
-            self._hist[j % HISTORY] = ratio[i]  # a ring: put in time order (and in dB) only when the verifier asks
+            self._hist[j % HISTORY] = over[i]  # a ring: put in time order only when the verifier asks
             self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
             ok = bool(passes[i])
             if ok and j - self._reject_last <= QUIET_FOLLOW_FRAMES and abs(k[i] - self._reject_centre) <= self._w:
                 self._reject_last, ok = j, False  # the sound the verifier turned down goes on: not asked again
             if ok:
-                hz, level = pitches[i]
+                hz, level = self._pitch(power[i], int(k[i]))
                 self._pool.append((j, int(k[i]), hz, level, float(share[i])))
             if self._quiet:
                 if ok and (j - self._quiet_last <= QUIET_FOLLOW_FRAMES or abs(k[i] - self._quiet_centre) <= self._w):
@@ -252,34 +219,23 @@ class CascadeDetector(StreamDetector):
         return out
 
     def _ordered(self, j: int) -> np.ndarray:
-        """The last HISTORY frames' spectra in dB over the floor (float32), oldest first, frame j last."""
-        return (10 * np.log10(np.roll(self._hist, -(j + 1) % HISTORY, axis=0) + EPS)).astype(np.float32)
+        """The last HISTORY frames' spectra, oldest first, frame j last."""
+        return np.roll(self._hist, -(j + 1) % HISTORY, axis=0)
 
-    def _pitches(self, power: np.ndarray, k: np.ndarray, passes: np.ndarray) -> dict[int, tuple[float, float]]:
-        """Per passing frame (by index): the strongest bin in its window (parabolic interpolation), its octave
-        below when that is a line too, and the line's level.  All of a block's frames at once (session 9: the
-        same float32 and float64 operations, elementwise, as the per-frame version before, which gave the
-        same numbers on 3,000 random blocks)."""
-        at = np.flatnonzero(passes)
-        if not len(at):
-            return {}
-        spec, kk = power[at], k[at]
-        r = np.arange(len(at))[:, None]
-        # the window k-w..k+w inside 2..len-3; a clipped edge repeats, which argmax (the first maximum) ignores
-        idx = np.clip(kk[:, None] + np.arange(-self._w, self._w + 1), 2, spec.shape[1] - 3)
-        m = idx[r[:, 0], spec[r, idx].argmax(axis=1)]
-        lg = np.log(spec[r, m[:, None] + _NEAR3] + EPS)
-        a, b, c = lg[:, 0], lg[:, 1], lg[:, 2]
+    def _pitch(self, spec: np.ndarray, k: int) -> tuple[float, float]:
+        """The strongest bin in the window (parabolic interpolation), its octave below when that is a line too."""
+        lo = max(2, k - self._w)  # a calibrated low band brings the window near bin 0
+        seg = spec[lo : min(len(spec) - 3, k + self._w) + 1]
+        m = int(seg.argmax()) + lo
+        a, b, c = np.log(spec[m - 1 : m + 2] + EPS)
         den = a - 2 * b + c
-        live = np.abs(den) > 1e-12
-        delta = np.where(live, np.minimum(np.maximum(0.5 * (a - c) / np.where(live, den, 1), -0.5), 0.5), 0.0)
-        hz = (m + delta.astype(float)) * BIN_HZ
+        delta = float(min(max(0.5 * (a - c) / den, -0.5), 0.5)) if abs(den) > 1e-12 else 0.0  # np.clip costs more
+        hz = (m + delta) * BIN_HZ
         half = m // 2
-        sub = spec[r, half[:, None] + _NEAR3].max(axis=1)
-        toy = (half * BIN_HZ >= self.params.band_hz[0] * 0.5) & (sub >= 0.1 * spec[r[:, 0], m]) & (sub >= 30 * self._noise[half])
-        hz = np.where(toy, hz / 2, hz)  # a toy sounding its 2nd harmonic loudest
-        level = 10 * np.log10(spec[r, m[:, None] + _FIVE].sum(axis=1) + EPS)
-        return {int(i): (float(h), float(v)) for i, h, v in zip(at, hz, level, strict=True)}
+        sub = spec[half - 1 : half + 2].max()
+        if half * BIN_HZ >= self.params.band_hz[0] * 0.5 and sub >= 0.1 * spec[m] and sub >= 30 * self._noise[half]:
+            hz /= 2  # a toy sounding its 2nd harmonic loudest
+        return hz, float(10 * np.log10(spec[m - 2 : m + 3].sum() + EPS))
 
     def _detection(self, j: int, ev: list[tuple[int, int, float, float, float]], prob: float) -> Detection | None:
         hz = np.array([e[2] for e in ev])

@@ -106,7 +106,7 @@ def strict_cascade(params: CascadeParams | None = None, attribute: Attribute | N
     and on one yes rather than two in a row (session 8: the gate's evidence is the second opinion;
     on the seed-0 quick scenes one yes heard 14 more trills of 30 and two yes 9, neither with a
     false alarm on babble, ESC-10, hall or table noise)."""
-    v = verifier if verifier is not None else Verifier.shipped()
+    v = verifier if verifier is not None else Verifier.combined()
     strict = getattr(v, "strict_threshold", None)
     p = replace(params or CascadeParams(), accepts=accepts)
     if strict is not None and p.threshold is None:
@@ -148,10 +148,8 @@ class CombinedDetector(StreamDetector):
         self._frame = 0
         self.shipped.reset()
         self.cascade.reset()
-        # The last blocks' power, at least SWING_RING frames of it: the gate reads its last HISTORY frames and
-        # the 188-1000 Hz level of all of them, only when the cascade reports (session 9: not every block).
-        self._recent: list[np.ndarray] = []
-        self._recent_frames = 0
+        self._ring = np.zeros((HISTORY, N_FFT // 2 + 1))  # the last frames' power, for the gate
+        self._swing = np.full(SWING_RING, np.nan)  # the last frames' 188-1000 Hz level, dB (nan: not heard yet)
         self._last: Detection | None = None
 
     @property
@@ -177,10 +175,11 @@ class CombinedDetector(StreamDetector):
             sub.follow(self._samples, self._frame)
         mine = self.shipped.consume(first, power)
         theirs = self.cascade.consume(first, power)
-        self._recent.append(power)
-        self._recent_frames += len(power)
-        while self._recent_frames - len(self._recent[0]) >= SWING_RING:
-            self._recent_frames -= len(self._recent.pop(0))
+        n = min(len(power), HISTORY)
+        self._ring = np.concatenate([self._ring[n:], power[-n:]])
+        # read above SWING_QUIET: digital silence in a test is not a swinging voice
+        low = 10 * np.log10(power[-SWING_RING:, SWING_BINS[0]:SWING_BINS[1]].sum(axis=1) + SWING_QUIET)
+        self._swing = np.concatenate([self._swing[len(low):], low])
         for det in mine:
             if self._fresh(det):
                 out.append(self._report(det))
@@ -204,25 +203,9 @@ class CombinedDetector(StreamDetector):
         self._last = det
         return det
 
-    def _frames(self, n: int, fill: float) -> np.ndarray:
-        """The last ``n`` frames' power, oldest first; rows before the first frame heard are ``fill``."""
-        # float64, as the gate always computed (the STFT power is float32)
-        got = np.concatenate(self._recent)[-n:].astype(float) if self._recent else np.zeros((0, N_FFT // 2 + 1))
-        if len(got) < n:
-            got = np.concatenate([np.full((n - len(got), got.shape[1]), fill), got])
-        return got
-
-    @property
-    def _swing(self) -> np.ndarray:
-        """The last SWING_RING frames' 188-1000 Hz level, dB (nan: not heard yet)."""
-        got = np.concatenate(self._recent)[-SWING_RING:] if self._recent else np.zeros((0, N_FFT // 2 + 1))
-        # read above SWING_QUIET: digital silence in a test is not a swinging voice
-        low = 10 * np.log10(got[:, SWING_BINS[0]:SWING_BINS[1]].sum(axis=1) + SWING_QUIET)
-        return np.concatenate([np.full(SWING_RING - len(low), np.nan), low])
-
     def evidence(self, hz: float, onset: float | None = None) -> Evidence:
         """The gate's measures of the last frames at the cascade's pitch ``hz`` (the blow began at ``onset``, s)."""
-        p = self._frames(HISTORY, 0.0)
+        p = self._ring[-HISTORY:]
         floor = self.cascade.noise_floor
         if floor is None:
             floor = np.full(p.shape[1], EPS)
@@ -245,10 +228,9 @@ class CombinedDetector(StreamDetector):
 
     def _low_swing(self, onset: float | None) -> float:
         """The 188-1000 Hz level's std (dB) over the 0.64 s before ``onset`` and the frames since, pooled."""
-        swing = self._swing
-        frame = self._frame - len(swing) + np.arange(len(swing))  # each level's frame index
+        frame = self._frame - len(self._swing) + np.arange(len(self._swing))  # each level's frame index
         at = self._frame - SWING_FRAMES // 4 if onset is None else round(onset * RATE / HOP)
-        parts = [swing[(frame >= at - SWING_FRAMES) & (frame < at)], swing[frame >= at]]
+        parts = [self._swing[(frame >= at - SWING_FRAMES) & (frame < at)], self._swing[frame >= at]]
         parts = [x[~np.isnan(x)] for x in parts]
         n = sum(len(x) for x in parts)
         if n < 2:

@@ -114,7 +114,6 @@ class StreamDetector:
     _samples: int
     _frame: int
     _noise: np.ndarray | None
-    _level_cache: ClassVar[tuple[np.ndarray | None, np.ndarray]] = (None, np.zeros(0))  # (block power, its log level)
 
     @property
     def time(self) -> float:
@@ -154,14 +153,7 @@ class StreamDetector:
         """(log floor, log block level, per-bin step): in dB, a loud sound lifts the floor by a few dB
         per second, not by a fixed share of its power (which for a sound 50 dB up is a jump)."""
         n = len(power)
-        # the mean, without np.mean's per-call cost; the combined detector's two halves share it (the same
-        # block object; one tuple read and written whole, so another sensor's thread cannot mix the pair)
-        cached = StreamDetector._level_cache
-        if cached[0] is power:
-            level = cached[1]
-        else:
-            level = np.log(power.sum(axis=0) / n + EPS)
-            StreamDetector._level_cache = (power, level)
+        level = np.log(power.sum(axis=0) / n + EPS)  # the mean, without np.mean's per-call cost
         steps = self._steps.get((n, rise_s, fall_s))
         if steps is None:
             dt = n * HOP / RATE
@@ -371,7 +363,7 @@ class WhistleDetector(StreamDetector):
         lg = np.log(g[:, PEAK_HALF_WIDTH - 1 : PEAK_HALF_WIDTH + 2] + EPS)
         a, b, c = lg[:, 0], lg[:, 1], lg[:, 2]
         den = a - 2 * b + c
-        delta = np.minimum(np.maximum(0.5 * (a - c) / np.where(np.abs(den) > 1e-12, den, 1.0), -0.5), 0.5)  # np.clip, cheaper
+        delta = np.clip(0.5 * (a - c) / np.where(np.abs(den) > 1e-12, den, 1.0), -0.5, 0.5)
         fund_hz = (k + delta) * (RATE / N_FFT) * fund / k
         in_band = fund >= self._klo
         voice = self._comb(power, k, kpow)
