@@ -81,8 +81,9 @@ def candidates(reader: NetReader, frame: np.ndarray) -> tuple[np.ndarray, np.nda
 
 
 def decide(photo: Photo, threshold: float, min_face: float, same_die: float, read_suppresses: bool,
-           relative: float = 0.0) -> list[tuple[float, float, int]]:
-    """The readings (x, y, value) one setting gives (the reader's rule, replayed on stored maxima)."""
+           relative: float = 0.0, every: bool = False) -> list[tuple[float, float, int]]:
+    """The readings (x, y, value) one setting gives (the reader's rule, replayed on stored maxima);
+    ``every``: every peak the setting keeps, read or rejected (to tell a rejection from a miss)."""
     if relative and len(photo.cands):
         threshold = max(threshold, relative * float(photo.cands[0, 3]))
     kept: list[tuple[float, float, float]] = []
@@ -96,7 +97,7 @@ def decide(photo: Photo, threshold: float, min_face: float, same_die: float, rea
         is_read = p[face] >= min_face and p[face] >= p[NOT_A_DIE]
         if is_read or not read_suppresses:
             kept.append((x, y, side))
-        if is_read:
+        if is_read or every:
             out.append((x, y, face))
     return out
 
@@ -123,7 +124,7 @@ def breakdown(reader: NetReader, photos: list[Photo], setting: tuple) -> None:
         reads = decide(ph, *setting)
         pairs = pair(ph.item.dice, reads, slack=2)
         # the peaks the setting keeps at all (read or not), to tell a rejection from a miss
-        peaks_kept = decide(ph, setting[0], -1.0, setting[2], False, *setting[4:])  # min_face -1: every kept peak "read"
+        peaks_kept = decide(ph, *setting, every=True)
         ppairs = pair(ph.item.dice, peaks_kept, slack=2)
         for i, d in enumerate(ph.item.dice):
             if i in pairs:
