@@ -14,6 +14,7 @@ gives the probability.  CI never trains; the Pi needs numpy only.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -97,19 +98,20 @@ class Verifier:
         except (OSError, KeyError, ValueError) as e:
             raise ConfigError(path, "verifier weights", "an .npz from benchmarks/whistle_train.py", str(e)) from e
 
-    _shipped: Verifier | None = None
+    _loaded: ClassVar[dict[Path, Verifier]] = {}  # one load per weights file
+
+    @classmethod
+    def _cached(cls, path: Path) -> Verifier:
+        if path not in cls._loaded:
+            cls._loaded[path] = cls.load(path)
+        return cls._loaded[path]
 
     @classmethod
     def shipped(cls) -> Verifier:
-        if cls._shipped is None:
-            cls._shipped = cls.load(WEIGHTS)
-        return cls._shipped
-
-    _combined: Verifier | None = None
+        """The cascade's verifier (``WEIGHTS``)."""
+        return cls._cached(WEIGHTS)
 
     @classmethod
     def combined(cls) -> Verifier:
         """The combined detector's verifier (``COMBINED_WEIGHTS``)."""
-        if cls._combined is None:
-            cls._combined = cls.load(COMBINED_WEIGHTS)
-        return cls._combined
+        return cls._cached(COMBINED_WEIGHTS)
