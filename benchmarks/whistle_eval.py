@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # whistle_train, for the cascade's folds
 
 from companion.paths import shared_data
-from hardware.audio import RATE, Resampler, read_wav, resample
+from hardware.audio import RATE, read_wav, resample
 from hardware.testing import audio as ta
 from hardware.testing import whistle_synth as ws
 from hardware.whistle.detector import DetectorParams, WhistleDetector, detect
@@ -359,22 +359,10 @@ def held_out_table(title: str, sources: dict[str, Source], data: Path, hours: fl
 
 
 def speed(make: Callable[[], object] = WhistleDetector, label: str = "shipped", seconds: float = 120.0) -> None:
-    stream = ta.NegativeStream(seed=9)
-    x = np.concatenate([stream.segment() for _ in range(round(seconds / stream.SEGMENT_S))])
-    for at in np.arange(1, seconds, 5.0):
-        ta.place(x, ta.tone(2500, 0.4, amp=0.2), float(at))
-    det = make()
-    c = time.process_time()
-    detect(x, det, BLOCK)
-    rtf16 = seconds / (time.process_time() - c)
-    x48 = resample(x, RATE, 48000)
-    r = Resampler(48000)
-    det.reset()
-    block = round(0.064 * 48000)
-    c = time.process_time()
-    for i in range(0, len(x48), block):
-        det.process(r(x48[i : i + block]))
-    rtf48 = seconds / (time.process_time() - c)
+    from whistle_speed import rtf, sound  # the one measure (whistle_speed.py runs it alone, repeatable)
+
+    x = sound(seconds)
+    rtf16, rtf48, _ = rtf(make, x, resample(x, RATE, 48000))
     print(f"\n== real-time factor of the {label} detector, 64 ms blocks, one core (table noise with a blow every 5 s): "
           f"16 kHz {rtf16:.0f} (target >= 300, goal 1000); from 48 kHz incl. resampling {rtf48:.0f}")
 
