@@ -563,29 +563,29 @@ SAME_DIE = (0.6, 0.85, 1.0, 1.15)
 # Session 9: the crop's side in die sides (a tighter crop sees less of the side faces, whose pips the
 # classifier added to the top's) and reading each turn mirrored too; chosen here, on training photos only.
 # Measured, not kept (docs/dice.md, session 9): held-out hex-trays read better at the labelled boxes (0.723 ->
-# 0.738) but worse end to end (die 0.580 -> 0.562), so the shipped recipe tunes only 1.25 sides, unmirrored;
+# 0.738) but worse end to end (die 0.580 -> 0.562), so the shipped recipe tunes at the reader's own (1.25 sides, unmirrored);
 # --tune-read-options widens the grid to these.
-READ_OPTIONS = ((1.0, 1.125, 1.25), (False, True))
-CONTEXTS: tuple[float, ...] = (1.25,)
-MIRRORS: tuple[bool, ...] = (False,)
+CONTEXTS = (1.0, 1.125, 1.25)
+MIRRORS = (False, True)
 
 
-def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]]) -> dict[str, float]:
-    """The finer second pass (on or off), heatmap threshold, least face probability, same-die distance,
-    crop side and mirroring that read most of the fold's own training photos right."""
+def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]], read_options: bool = False) -> dict[str, float]:
+    """The finer second pass (on or off), heatmap threshold, least face probability and same-die distance
+    (with ``read_options``, the crop side and mirroring too) that read most of the fold's own training photos right."""
     from hardware.dice.net import NOT_A_DIE, NetReader, as_channels, peaks
     from hardware.image_file import read_image
 
     reader = NetReader(out)
-    right = np.zeros((2, len(SAME_DIE), len(CONTEXTS), len(MIRRORS), len(THRESHOLDS), len(MIN_FACE)))
+    contexts, mirrors = (CONTEXTS, MIRRORS) if read_options else ((reader.context,), (reader.mirror,))
+    right = np.zeros((2, len(SAME_DIE), len(contexts), len(mirrors), len(THRESHOLDS), len(MIN_FACE)))
     for img, item in photos:
         frame = read_image(item.path) if img is None else img
         first, fine = reader.heatmaps(as_channels(frame, reader.channels))
         for e, (heat, scale) in enumerate((first, fine or first)):
             for c, same in enumerate(SAME_DIE):
                 found = [(x / scale, y / scale, s / scale, p) for x, y, s, p in peaks(heat[0], heat[1], min(THRESHOLDS), same)]
-                for g, context in enumerate(CONTEXTS):
-                    for h, mirror in enumerate(MIRRORS):
+                for g, context in enumerate(contexts):
+                    for h, mirror in enumerate(mirrors):
                         probs = reader.classify(frame, found, context=context, mirror=mirror)
                         faces = [(s, int(np.argmax(p[1:])) + 1, p) for (_, _, _, s), p in zip(found, probs, strict=True)]
                         for a, t in enumerate(THRESHOLDS):
@@ -594,13 +594,12 @@ def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]]) -
                                 right[e, c, g, h, a, b] += got == item.values
     e, c, g, h, a, b = np.unravel_index(int(np.argmax(right)), right.shape)
     best = right[e, c, g, h, a, b] / len(photos)
-    at = right[:, :, CONTEXTS.index(1.25), 0].max() / len(photos)
     print(f"  tuned on {len(photos)} training photos: finer pass {'on' if e else 'off'} (off: {right[0].max() / len(photos):.3f}, "
           f"on: {right[1].max() / len(photos):.3f}), same die {SAME_DIE[c]}, threshold {THRESHOLDS[a]}, "
-          f"least face probability {MIN_FACE[b]}, crop {CONTEXTS[g]} sides{', mirrored' if MIRRORS[h] else ''}, "
-          f"image accuracy {best:.3f} (crop 1.25, unmirrored: {at:.3f})", flush=True)
+          f"least face probability {MIN_FACE[b]}, crop {contexts[g]} sides{', mirrored' if mirrors[h] else ''}, "
+          f"image accuracy {best:.3f}", flush=True)
     return {"fine": bool(e), "threshold": THRESHOLDS[a], "min_face": MIN_FACE[b], "same_die": SAME_DIE[c],
-            **({"crop_context": CONTEXTS[g], "mirror": bool(MIRRORS[h])} if len(CONTEXTS) * len(MIRRORS) > 1 else {}),
+            **({"crop_context": contexts[g], "mirror": bool(mirrors[h])} if read_options else {}),
             "tuned_on_photos": len(photos), "tuned_image_accuracy": round(float(best), 4)}
 
 
@@ -636,9 +635,6 @@ def main() -> int:
     ap.add_argument("--tune-read-options", action="store_true",
                     help="tune the crop's side (1-1.25 die sides) and mirrored reading too (measured, not kept)")
     args = ap.parse_args()
-    if args.tune_read_options:
-        global CONTEXTS, MIRRORS
-        CONTEXTS, MIRRORS = READ_OPTIONS
 
     import torch
 
@@ -649,7 +645,7 @@ def main() -> int:
     what = f"without {args.hold_out}" if args.hold_out else ("within-group split" if args.within else "everything")
     if args.tune_only:  # weights already trained: tune them again (the tuning recipe changed)
         before = json.loads((args.out / TUNING).read_text())
-        before.update(tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed)))
+        before.update(tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed), args.tune_read_options))
         before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS)), before.get("face_channels", 1),
                            tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
         (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
@@ -695,7 +691,7 @@ def main() -> int:
                 "face_renders": args.face_renders}
     (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
-    tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed))
+    tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed), args.tune_read_options)
     tuning.update(macs(args.channels, args.detector_widths, args.face_channels, args.face_widths, args.crop))
     tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps, **channels})
     (args.out / TUNING).write_text(json.dumps(tuning, indent=1) + "\n")
