@@ -464,6 +464,8 @@ def calibrated_recall(seed: int, kind: str = "session4") -> None:
 
 
 def main() -> int:
+    import whistle_train as wt
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hours", type=float, default=1.0, help="length of the table-noise stream (default 1 h)")
     ap.add_argument("--seed", type=int, default=0)
@@ -473,9 +475,9 @@ def main() -> int:
     ap.add_argument("--detector", choices=["all", "both", "shipped", "cascade", "combined", "shipped+combined"], default="all",
                     help="which tables to print (the cascade's trains its verifier once per held-out source)")
     ap.add_argument("--train-scale", type=float, default=1.0, help="share of the synthetic training items for the folds")
-    ap.add_argument("--recipe", choices=["session8", "session9"], default=None,
+    ap.add_argument("--recipe", choices=wt.RECIPES, default=None,
                     help="the folds' training items (benchmarks/whistle_train.py; default: each detector's shipped "
-                         "weights' recipe, session8 for the cascade, session9 for the combined detector)")
+                         f"weights' recipe, {wt.RECIPE} for the cascade, {wt.COMBINED_RECIPE} for the combined detector)")
     ap.add_argument("--negative-rate", type=float, default=None,
                     help="share of training negatives the verifier's threshold lets through (default whistle_train's)")
     ap.add_argument("--accepts", type=int, default=None,
@@ -513,14 +515,14 @@ def main() -> int:
         cp = CascadeParams(accepts=args.accepts or CASCADE_ACCEPTS)
         combined_accepts = args.accepts or COMBINED_ACCEPTS
         if args.detector in ("all", "cascade"):
-            held_out_table("the cascade (hardware/whistle/cascade.py)", sources, data, hours, args.seed, folds_for("session8"),
+            held_out_table("the cascade (hardware/whistle/cascade.py)", sources, data, hours, args.seed, folds_for(wt.RECIPE),
                            lambda v: CascadeDetector(cp, verifier=v))
             speed(lambda: CascadeDetector(cp), "cascade")
             attribution(data, np.random.default_rng(args.seed), "cascade")
             calibrated_recall(args.seed, "cascade")
         if args.detector != "cascade":
             held_out_table("the combined detector (hardware/whistle/combined.py)", sources, data, hours, args.seed,
-                           folds_for("session9"), lambda v: CombinedDetector.of(verifier=v, accepts=combined_accepts))
+                           folds_for(wt.COMBINED_RECIPE), lambda v: CombinedDetector.of(verifier=v, accepts=combined_accepts))
             speed(lambda: CombinedDetector.of(accepts=combined_accepts), "combined")
             attribution(data, np.random.default_rng(args.seed), "combined")
             calibrated_recall(args.seed, "combined")

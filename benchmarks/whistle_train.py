@@ -78,7 +78,8 @@ def real_sets(data: Path) -> dict[str, list[tuple[dict[str, str], np.ndarray]]]:
 
 
 RECIPES = ("session8", "session9")  # session 9 adds trilled and toy blows made from real ones (docs/whistle.md)
-RECIPE = "session8"
+RECIPE = "session8"  # the cascade's shipped weights (hardware/whistle/weights/whistle_verifier.npz)
+COMBINED_RECIPE = "session9"  # the combined detector's (whistle_verifier_combined.npz)
 
 
 def items(data: Path, seed: int = SEED, scale: float = 1.0, recipe: str = RECIPE) -> list[Item]:

@@ -117,7 +117,6 @@ def test_the_other_negative_families_are_new_sounds_and_session_4_stays_quiet_on
         assert sum(len(detect(s.samples)) for s in scenes) == 0, family
 
 
-
 def test_rattled_swings_a_blow_s_pitch_at_a_pea_rate(shared_data):
     # Session 9's training recipe trills real blows (ws.rattled): the line must swing by about the
     # asked +-200-800 Hz, fast (a 20-40 Hz rattle), not just be chopped in loudness.
