@@ -42,6 +42,8 @@ PROFILE_NAME = "whistle.toml"
 BAND_BELOW = 0.75
 BAND_ABOVE = 1.35
 BAND_LIMITS = (400.0, 7000.0)
+STEADY_UNDER = 0.75  # a profile's low-wobble edge (DetectorParams.steady_below_hz): under its lowest whistle by this
+LISTEN_BAND_HZ = (500.0, 7000.0)  # the wizard hears blows here, whatever the generic band
 NEAR_MARGIN_DB = 15.0  # a blow this much quieter than every calibration blow is not from this table
 
 
@@ -78,6 +80,10 @@ class Profile:
         from hardware.whistle.detector import DetectorParams
 
         p = DetectorParams(**self.overrides)
+        if self.signatures and "steady_below_hz" not in self.overrides:
+            # The table's own low whistle must not meet the low-wobble rule: the edge goes under it.
+            lowest = min(s.peak_hz for s in self.signatures)
+            p = dataclasses.replace(p, steady_below_hz=min(p.steady_below_hz, STEADY_UNDER * lowest))
         return dataclasses.replace(p, band_hz=self.band_hz) if self.band_hz else p
 
     def detector(self, kind: str = DEFAULT_DETECTOR) -> Any:
@@ -276,13 +282,19 @@ def noise_spectrum(samples: Any) -> tuple[float, ...]:
 
 
 def listening_detector(noise_db: tuple[float, ...] | None) -> Any:
-    """The detector used while calibrating: any whistle-like blow in a wide band."""
+    """The detector used while calibrating: any whistle-like blow in a wide band.
+
+    Session 4's detector in 500-7000 Hz, with no low-wobble rule (the blows to learn may be a low
+    toy's), plus the strict cascade where session 4 cannot hear (a pea's trill spreads its line over
+    hundreds of hertz, which session 4's dominance test refuses): the combined detector, as the game
+    listens, so a pea whistle can be calibrated (session 10: pea 2.8 kHz, failed -> calibrated 34/40)."""
     import numpy as np
 
-    from hardware.whistle.detector import DetectorParams, WhistleDetector
+    from hardware.whistle.combined import CombinedDetector
+    from hardware.whistle.detector import DetectorParams
 
-    params = DetectorParams(band_hz=(500.0, 7000.0))
-    return WhistleDetector(params, noise_db=None if noise_db is None else np.asarray(noise_db))
+    params = DetectorParams(band_hz=LISTEN_BAND_HZ, steady_below_hz=0.0)
+    return CombinedDetector.of(params, noise_db=None if noise_db is None else np.asarray(noise_db))
 
 
 # -- the check -----------------------------------------------------------------------

@@ -236,3 +236,21 @@ def test_a_blow_that_starts_loud_and_settles_is_still_heard(tmp_path):
     found = detect(wav(tmp_path, in_room(blow), "settle.wav"))
     assert len(found) == 1 and abs(found[0].onset - 1.0) < 0.05
     assert found[0].detected_at - 1.0 < 0.25, found[0].detected_at
+
+
+def test_a_low_line_that_wobbles_is_not_a_whistle_unless_the_table_blows_one():
+    """Under 1.2 kHz a blow must hold its pitch (DetectorParams.steady_below_hz): most of session 4's ESC-10
+    false alarms were babies, roosters and dogs at 0.8-1.2 kHz, their line wobbling, while a toy whistle's
+    tone holds.  Above the edge a wobble is a pea's trill and is heard; a profile whose lowest whistle is
+    this low moves the edge under it (calibration must never hurt)."""
+    from calibration.whistle import Profile
+    from hardware.whistle.signature import Signature
+
+    cry = in_room(ta.trill(1000, 0.5, rate_hz=6, depth_hz=40, am=0.2))
+    assert detect(cry) == []
+    assert len(detect(cry, WhistleDetector(DetectorParams(steady_below_hz=0.0)))) == 1
+    assert len(detect(in_room(ta.tone(1000, 0.5)))) == 1  # a steady low toy
+    assert len(detect(in_room(ta.trill(2500, 0.5, rate_hz=6, depth_hz=100, am=0.2)))) == 1
+    profile = Profile(signatures=(Signature("low toy", 1000.0, 10.0, 20.0, -30.0, 1.0, 3),))
+    assert profile.params().steady_below_hz == 750.0
+    assert len(detect(cry, profile.detector("session4"))) == 1
