@@ -69,6 +69,8 @@ FINE_HEAT = 0.3  # the peaks whose sides estimate the dice's size
 # luminance is close to the body's (blue pips on a green die) keep the largest contrast the crop's
 # colours allow. The value is the share of the crop's side, about its centre, whose colours set the
 # projection: "pca-centre" looks at the top face only, so the felt around the die does not dominate.
+# Measured, not kept (docs/dice.md, session 11): held out on hex-trays both read worse than luminance,
+# since the top component is mostly body against felt, not pips against body.
 FACE_COLOURS = {"grey": 0.0, "pca": 1.0, "pca-centre": 0.6}
 LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)  # OpenCV's BGR -> grey weights
 
