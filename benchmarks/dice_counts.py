@@ -64,7 +64,7 @@ class Photo:
 
 def candidates(reader: NetReader, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every heatmap local maximum above the lowest threshold, as ``NetReader.read`` would see them."""
-    if reader.channels == 1 and reader.face_channels == 1:
+    if reader.channels == 1 and reader.crop_channels == 1:
         frame = as_channels(frame, 1)
     shrink = 1.0
     if max(frame.shape[:2]) > WORK_SIDE:

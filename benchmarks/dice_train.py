@@ -37,7 +37,18 @@ sys.path.insert(0, str(ROOT))
 
 from companion.paths import shared_data  # noqa: E402
 from hardware.dice import labelled  # noqa: E402
-from hardware.dice.net import CLASSIFIER, CROP, CROP_CONTEXT, DETECTOR, STRIDE, TUNING, TURNS, detector_input  # noqa: E402
+from hardware.dice.net import (  # noqa: E402
+    CLASSIFIER,
+    CROP,
+    CROP_CONTEXT,
+    DETECTOR,
+    FACE_COLOURS,
+    STRIDE,
+    TUNING,
+    TURNS,
+    detector_input,
+    project_colours,
+)
 from hardware.testing.pip_render import render_set  # noqa: E402
 
 CACHE = ROOT / "benchmarks" / "out" / "dice-cache-v3.npz"  # detector images and crops, in BGR and in grey
@@ -378,8 +389,12 @@ def train_detector(
 # ----------------------------------------------------------------------------- face classifier training
 
 
-def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray | None = None, size: int = CROP) -> np.ndarray:
+def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray | None = None, size: int = CROP,
+                colour: float = 0.0) -> np.ndarray:
     """The stored crop at a random angle, scale and offset, light and polarity, as the reader would cut it.
+
+    ``colour`` (``FACE_COLOURS``; 0: none): a BGR crop is projected on its own colours' first component
+    once cut and re-white-balanced, as the reader projects its crops, before the grey augmentations.
 
     ``errors`` (N x 3: centre offset x and y in sides, log of the side ratio) are
     the fold's own detector's errors on its training dice: three crops in four
@@ -401,6 +416,8 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), rng.uniform(0, 360), f)
     m[:, 2] += size / 2 - centre
     p = colour_jitter(rng, cv2.warpAffine(crop, m, (size, size), borderMode=cv2.BORDER_REPLICATE).astype(np.float32), 0.5)
+    if colour:
+        p = project_colours(p[None], colour)[0]
     if rng.random() < 0.5:
         p = p[:, ::-1]
     if rng.random() < 0.3:
@@ -412,7 +429,8 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
 
 
 def mine_detector(
-    folder: Path, images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarray, seed: int, per_group: int = 300
+    folder: Path, images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarray, seed: int, per_group: int = 300,
+    crop_from: list[np.ndarray] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the fold's own detector does on its training photos: its false finds and its errors on real dice.
 
@@ -421,7 +439,9 @@ def mine_detector(
     exactly the detector's mistakes.  For each labelled die the detector finds
     (its nearest peak within half a side), the error: centre offset in sides
     and log of the side ratio, so the classifier is trained on crops cut
-    where this detector puts them (``face_sample``).
+    where this detector puts them (``face_sample``).  The hard negatives are
+    cut from ``crop_from`` (the same images in BGR, for a classifier that
+    projects colours) when given, else from the detector's own images.
     """
     import cv2 as cv
 
@@ -442,7 +462,7 @@ def mine_detector(
             found = peaks(out[0], out[1], 0.15, 0.6)
             for x, y, side, _score in found:
                 if all(math.hypot(x - d[1], y - d[2]) > 0.5 * d[3] for d in labels):
-                    crops.append(_store_crop(img, x, y, side))
+                    crops.append(_store_crop(img if crop_from is None else crop_from[i], x, y, side))
                     meta.append((i, 0))
             for d in labels:
                 near = [(math.hypot(x - d[1], y - d[2]), x, y, s) for x, y, s, _ in found]
@@ -465,8 +485,10 @@ def mine_detector(
 def train_faces(
     crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int,
     errors: np.ndarray | None = None, channels: int = 1, widths: tuple[int, ...] = FACE_WIDTHS, size: int = CROP,
+    colour: float = 0.0,
 ):
-    """The face classifier on the stored crops (BGR; grey for a grey classifier, ``channels`` 1), read at ``size`` px."""
+    """The face classifier on the stored crops (BGR; grey for a grey classifier, ``channels`` 1, unless it
+    projects colours, ``colour``), read at ``size`` px."""
     import torch
 
     from hardware.dice.net import normalise_crops
@@ -485,7 +507,7 @@ def train_faces(
     started = time.time()
     for step in range(steps):
         ks = [groups[n][int(rng.integers(len(groups[n])))] for n in (names[int(rng.integers(len(names)))] for _ in range(64))]
-        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k], errors, size) for k in ks])))
+        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k], errors, size, colour) for k in ks])))
         y = torch.from_numpy(meta[ks, 1])
         loss = torch.nn.functional.cross_entropy(net(x, probabilities=False), y, label_smoothing=0.05)
         _step(opt, sched, loss, f"faces step {step}/{steps}", started, step % 200 == 0)
@@ -623,6 +645,9 @@ def main() -> int:
                     help="the detector's six channel counts, comma-separated (default: %(default)s)")
     ap.add_argument("--face-widths", type=lambda v: tuple(int(c) for c in v.split(",")), default=FACE_WIDTHS,
                     help="the face classifier's three channel counts, comma-separated (default: %(default)s)")
+    ap.add_argument("--face-colour", choices=tuple(FACE_COLOURS), default="grey",
+                    help="a grey classifier's crops: luminance (the shipped recipe), or each crop's colours projected on their "
+                         "first principal component, over the whole crop (pca) or its centre (pca-centre)")
     ap.add_argument("--crop", type=int, default=CROP, help="the face classifier's input side in pixels (default: %(default)s)")
     ap.add_argument("--turns", type=int, choices=(1, 2, 4), default=TURNS,
                     help="quarter turns the reader averages each crop over (default: %(default)s; fewer: faster)")
@@ -635,6 +660,9 @@ def main() -> int:
     ap.add_argument("--tune-read-options", action="store_true",
                     help="tune the crop's side (1-1.25 die sides) and mirrored reading too (measured, not kept)")
     args = ap.parse_args()
+    colour = FACE_COLOURS[args.face_colour]
+    if colour and args.face_channels != 1:
+        ap.error("--face-colour projects colour crops to one channel: it needs --face-channels 1")
 
     import torch
 
@@ -673,22 +701,25 @@ def main() -> int:
         detector = train_detector(images, data["dice"], chosen, args.detector_steps, args.seed, args.channels, args.detector_widths)
     if detector is not None:
         export(detector, None, args.out, args.channels)
-    mined, mined_meta, errors = mine_detector(args.out, images, data["dice"], chosen, args.seed)
-    if args.face_channels == 1 and mined.ndim == 4:  # hard negatives cut from colour images
+    bgr = args.face_channels == 3 or colour  # the classifier's crops are cut in colour
+    mined, mined_meta, errors = mine_detector(args.out, images, data["dice"], chosen, args.seed,
+                                              crop_from=unpack_images(data, 3) if colour and args.channels == 1 else None)
+    if not bgr and mined.ndim == 4:  # hard negatives cut from colour images
         mined = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in mined])
-    crops = [data["crops" if args.face_channels == 3 else "crops_grey"], mined]
+    crops = [data["crops" if bgr else "crops_grey"], mined]
     meta = [data["crop_meta"], mined_meta]
     if args.face_renders:  # the synthetic group's: a training render's image index stands for them
         extra = face_render_crops((args.face_renders, *FACE_RENDERS[1:]))
-        crops.append(extra["crops" if args.face_channels == 3 else "crops_grey"])
+        crops.append(extra["crops" if bgr else "crops_grey"])
         stand_in = int(np.nonzero((data["group"] == labelled.SYNTHETIC) & ~data["synth_test"])[0][0])
         meta.append(np.stack([np.full(len(extra["values"]), stand_in), extra["values"]], 1))
     crops, meta = np.concatenate(crops), np.concatenate(meta)
-    faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop)
+    faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop,
+                        colour)
     export(None, faces, args.out, face_channels=args.face_channels, size=args.crop)
     channels = {"channels": args.channels, "face_channels": args.face_channels, "detector_widths": list(args.detector_widths),
                 "face_widths": list(args.face_widths), "crop": args.crop, "turns": args.turns,
-                "face_renders": args.face_renders}
+                "face_renders": args.face_renders, **({"face_colour": args.face_colour} if colour else {})}
     (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
     tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed), args.tune_read_options)

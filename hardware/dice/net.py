@@ -27,7 +27,9 @@ out it read no better than grey, so the shipped weights are grey.
 its training groups (the heatmap threshold) and each network's input channels
 (absent: grey), the classifier's crop side (``crop``, absent: ``CROP``) and the
 quarter turns each crop is read at (``turns``, absent: ``TURNS``), the crop's side in die sides
-(``crop_context``, absent: ``CROP_CONTEXT``) and whether each turn is also read mirrored (``mirror``).
+(``crop_context``, absent: ``CROP_CONTEXT``), whether each turn is also read mirrored (``mirror``) and
+whether a grey classifier's crops are luminance or their own colours' first component (``face_colour``,
+absent: "grey"; ``FACE_COLOURS``).
 """
 
 from __future__ import annotations
@@ -62,6 +64,15 @@ FINE_BELOW = 16.0
 FINE_SIDE = 30.0
 FINE_MAX = 800
 FINE_HEAT = 0.3  # the peaks whose sides estimate the dice's size
+# Session 11: the classifier's crop in one channel other than luminance grey (``face_colour`` in
+# tuning.json): each crop's own colours projected on their first principal component, so pips whose
+# luminance is close to the body's (blue pips on a green die) keep the largest contrast the crop's
+# colours allow. The value is the share of the crop's side, about its centre, whose colours set the
+# projection: "pca-centre" looks at the top face only, so the felt around the die does not dominate.
+# Measured, not kept (docs/dice.md, session 11): held out on hex-trays both read worse than luminance,
+# since the top component is mostly body against felt, not pips against body.
+FACE_COLOURS = {"grey": 0.0, "pca": 1.0, "pca-centre": 0.6}
+LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)  # OpenCV's BGR -> grey weights
 
 
 def detector_input(frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
@@ -104,6 +115,30 @@ def detector_blob(small: np.ndarray, channels: int) -> np.ndarray:
     img = as_channels(small, channels)
     img = img[..., None] if img.ndim == 2 else img
     return np.ascontiguousarray(img.transpose(2, 0, 1), np.float32)[None] / 255.0
+
+
+def project_colours(crops: np.ndarray, centre: float = 1.0) -> np.ndarray:
+    """Each BGR crop (N x S x S x 3, float) on the first principal component of its own colours (N x S x S).
+
+    The component is the top eigenvector of the 3 x 3 covariance of the
+    central ``centre`` share of the crop's side; its sign is chosen so that it
+    agrees with luminance and its weights' magnitudes sum to 1, as
+    luminance's do: a grey crop (three equal channels) gives its grey back.
+    A crop of one colour has no component: it gets its luminance.
+    """
+    n, s = crops.shape[:2]
+    cut = max(2, round(s * centre))
+    a = (s - cut) // 2
+    sample = crops[:, a : a + cut, a : a + cut].reshape(n, -1, 3).astype(np.float64)
+    sample = sample - sample.mean(axis=1, keepdims=True)
+    cov = np.einsum("npi,npj->nij", sample, sample) / sample.shape[1]
+    values, vectors = np.linalg.eigh(cov)  # ascending: the last column is the top component
+    top = vectors[:, :, -1]
+    # Weights summing to 1 in magnitude, like luminance's: a grey crop's (1, 1, 1) / 3 gives its grey exactly,
+    # and the normaliser's spread floor means the same for both.
+    top = top / np.abs(top).sum(axis=1, keepdims=True) * np.where(top @ LUMA_BGR < 0, -1.0, 1.0)[:, None]
+    top[values[:, -1] < 1e-6] = LUMA_BGR
+    return np.einsum("nhwc,nc->nhw", crops, top.astype(np.float32)).astype(np.float32)
 
 
 def normalise_crops(crops: np.ndarray) -> np.ndarray:
@@ -176,6 +211,9 @@ class NetReader:
         self.fine = bool(tuning.get("fine", False))  # the finer second pass (tuned: on or off)
         self.channels = int(tuning.get("channels", 1))  # the detector's input: 3 colour, 1 grey
         self.face_channels = int(tuning.get("face_channels", 1))  # the classifier's crops: 3 colour, 1 grey
+        # Session 11: a one-channel crop projected on its own colours' first component instead of grey.
+        self.face_colour = FACE_COLOURS[tuning.get("face_colour", "grey")]
+        self.crop_channels = 3 if self.face_channels == 3 or self.face_colour else 1  # what crops are cut from
         self.crop = int(tuning.get("crop", CROP))  # the classifier's input side
         self.turns = int(tuning.get("turns", TURNS))  # quarter turns each crop is read at
         # Session 9, read-time options (chosen on the training groups, docs/dice.md): the crop's side in
@@ -209,9 +247,10 @@ class NetReader:
         averaged over ``turns`` quarter turns, each also mirrored when ``mirror`` (None: the tuned ones)."""
         if not dice:
             return np.zeros((0, 7), np.float32)
-        frame = as_channels(frame, self.face_channels)
+        frame = as_channels(frame, self.crop_channels)
         context = self.context if context is None else context
-        crops = normalise_crops(np.stack([crop_die(frame, x, y, s, self.crop, context) for x, y, s, _ in dice]))
+        crops = np.stack([crop_die(frame, x, y, s, self.crop, context) for x, y, s, _ in dice])
+        crops = normalise_crops(project_colours(crops, self.face_colour) if self.face_colour else crops)
         # The four quarter turns of each crop, averaged: the face's value does not turn with it.
         turns = self.turns if turns is None else turns
         views = [np.rot90(crops, k, axes=(2, 3)) for k in range(turns)]
@@ -232,7 +271,7 @@ class NetReader:
             frame = frame[oy : oy + h, ox : ox + w]
         if frame.shape[0] < 8 or frame.shape[1] < 8:
             return []
-        if self.channels == 1 and self.face_channels == 1:  # grey networks: grey first, a third of the resizing
+        if self.channels == 1 and self.crop_channels == 1:  # grey networks: grey first, a third of the resizing
             frame = as_channels(frame, 1)
         shrink = 1.0
         if max(frame.shape[:2]) > WORK_SIDE:  # a huge frame: nothing is read finer than this

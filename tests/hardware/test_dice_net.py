@@ -199,3 +199,79 @@ def test_a_tighter_crop_is_read_from_the_same_centre(shared_data: Path) -> None:
     wide = crop_die(frame, 100, 100, 40, size=40, context=1.25)
     assert tight.min() > 250  # all die
     assert wide[0, 0] < 5 and wide[20, 20] > 250  # the felt around it, the die in the middle
+
+
+def _pip_crop(body: tuple[int, int, int], pip: tuple[int, int, int], felt: tuple[int, int, int] | None = None) -> np.ndarray:
+    """A 32 px BGR crop of a five: a 26 px die of ``body`` colour with pips of ``pip``, on ``felt`` around it."""
+    import cv2
+
+    crop = np.full((32, 32, 3), felt or body, np.uint8)
+    cv2.rectangle(crop, (3, 3), (28, 28), body, -1)
+    for x, y in ((9, 9), (22, 9), (16, 16), (9, 22), (22, 22)):
+        cv2.circle(crop, (x, y), 3, pip, -1)
+    return crop
+
+
+def _pip_contrast(crop: np.ndarray, crop_bgr: np.ndarray, pip: tuple[int, int, int]) -> float:
+    """How far the pips stand from the die's body in a normalised one-channel crop (in spreads)."""
+    flat = normalise_crops(crop[None].astype(np.float32))[0, 0]
+    pips = (crop_bgr == pip).all(axis=2)
+    body = ~pips
+    body[:4] = body[-4:] = body[:, :4] = body[:, -4:] = False  # the die's body, not the felt
+    return abs(float(flat[pips].mean() - flat[body].mean()))
+
+
+def test_pips_of_the_bodys_luminance_keep_their_contrast_when_projected() -> None:
+    """Blue pips on a green die, of equal luminance, vanish in grey; the crop's own first colour
+    component shows them, over the whole crop or its centre (felt of a third colour around it)."""
+    import cv2
+
+    from hardware.dice.net import FACE_COLOURS, LUMA_BGR, project_colours
+
+    body, pip = (60, 160, 60), (230, 127, 60)
+    assert abs(float(LUMA_BGR @ np.array(body)) - float(LUMA_BGR @ np.array(pip))) < 0.5  # the same luminance
+    for felt in (None, (40, 40, 150)):
+        crop = _pip_crop(body, pip, felt)
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        assert _pip_contrast(grey, crop, pip) < 0.2
+        centre = project_colours(crop[None].astype(np.float32), FACE_COLOURS["pca-centre"])[0]
+        assert _pip_contrast(centre, crop, pip) > 1.0
+    whole = project_colours(_pip_crop(body, pip)[None].astype(np.float32), FACE_COLOURS["pca"])[0]
+    assert _pip_contrast(whole, _pip_crop(body, pip), pip) > 1.0
+
+
+def test_a_grey_crop_projects_to_its_grey() -> None:
+    """A grey camera's crop (three equal channels) gives its grey back, so grey groups read as before;
+    a crop of one colour has no component and gets its luminance; the sign follows luminance."""
+    from hardware.dice.net import LUMA_BGR, project_colours
+
+    grey = np.random.default_rng(0).uniform(0, 255, (3, 32, 32)).astype(np.float32)
+    for centre in (1.0, 0.6):
+        assert np.allclose(project_colours(np.repeat(grey[..., None], 3, axis=3), centre), grey, atol=1e-3)
+    flat = np.full((1, 8, 8, 3), (10, 200, 90), np.float32)
+    assert np.allclose(project_colours(flat), float(LUMA_BGR @ flat[0, 0, 0]), atol=1e-3)
+    dark_pips = _pip_crop((230, 230, 230), (20, 20, 90)).astype(np.float32)
+    projected = project_colours(dark_pips[None])[0]
+    assert projected[16, 16] < projected[5, 5]  # dark pips stay dark, as in grey
+
+
+def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Path) -> None:
+    """``face_colour`` in tuning.json: crops are cut in colour and projected; a grey photo's probabilities
+    do not move, a colour photo's do (the projection is not luminance there)."""
+    import json
+    import shutil
+
+    import cv2
+
+    from hardware.testing.pip_render import render_set
+
+    shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
+    tuning = json.loads((tmp_path / "tuning.json").read_text())
+    (tmp_path / "tuning.json").write_text(json.dumps({**tuning, "face_colour": "pca"}))
+    grey_reader, pca_reader = NetReader(), NetReader(tmp_path)
+    assert pca_reader.crop_channels == 3 and grey_reader.crop_channels == 1
+    frame, dice = render_set(1, 3)[0]  # eight dice, in colour
+    boxes = [(x, y, s, 1.0) for x, y, s, _ in dice]
+    grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert np.allclose(pca_reader.classify(grey, boxes), grey_reader.classify(grey, boxes), atol=1e-3)
+    assert not np.allclose(pca_reader.classify(frame, boxes), grey_reader.classify(frame, boxes), atol=1e-3)
