@@ -170,10 +170,10 @@ def test_babble_whose_low_band_swings_with_syllables_gives_the_gate_no_reason(tm
     assert len(detect(under, det)) == 1 and heard and max(heard) < 1.0
 
 
-SPREAD = CombinedParams(trill_spread_share=0.45)  # session 11's option, judged on seed 7 and not kept
+SPREAD = CombinedParams(trill_spread_share=0.45)  # session 11's spread route
 
 
-def test_with_the_option_a_spread_line_is_a_trill_even_when_its_peak_stays_put():
+def test_a_spread_line_is_a_trill_even_when_its_peak_stays_put():
     """Session 11: in a 32 ms frame a 20-40 Hz rattle is averaged into sidebands round a peak bin that
     stays put, so a loud trill's line is spread (share under 0.45) but does not wander 200 Hz."""
     from hardware.whistle.combined import Evidence
@@ -182,20 +182,21 @@ def test_with_the_option_a_spread_line_is_a_trill_even_when_its_peak_stays_put()
     assert Evidence(0.60, -15.0, 8.0, 0.0).reasons(SPREAD) == []  # a line that holds 0.6 of its window and stays put
     assert Evidence(0.40, 0.0, 15.0, 0.0).reasons(SPREAD) == []  # a voice under it
     assert Evidence(0.40, -15.0, 8.0, 0.0, low_swing_db=6.0).reasons(SPREAD) == []  # syllables
-    assert Evidence(0.40, -15.0, 8.0, 0.0).reasons(CombinedParams()) == []  # the default: its peak must wander
+    assert Evidence(0.40, -3.4, 37.6, 0.0).reasons(SPREAD) == []  # a struck plate: new sound below 1 kHz
+    assert Evidence(0.40, -15.0, 8.0, 0.0).reasons(CombinedParams(trill_spread_share=0.0)) == []  # off: it must wander
 
 
 def test_loud_pea_trills_in_hall_noise():
-    # 16 trills 10-20 dB over the hall's hum, motors and pink noise: the default's gate turns down 4 of
-    # them (a strict cascade yes, the line spread, its peak still), which the option hears.
+    # 16 trills 10-20 dB over the hall's hum, motors and pink noise: without the spread route the gate turns down 4 of
+    # them (a strict cascade yes, the line spread, its peak still), which the spread route hears.
     hall = ws.HallNoise(seed=26)
     rng = np.random.default_rng(3)
-    heard = {"default": 0, "spread": 0}
+    heard = {"off": 0, "spread": 0}
     for _ in range(16):
         s = ws.scene("trill", hall.piece(3.0), ws.pea_trill(rng), float(rng.uniform(10, 20)), rng)
         (a, b), = s.blows
-        for name, params in (("default", CombinedParams()), ("spread", SPREAD)):
+        for name, params in (("off", CombinedParams(trill_spread_share=0.0)), ("spread", SPREAD)):
             found = detect(s.samples, CombinedDetector(params))
             assert len(found) <= 1
             heard[name] += any(a - 0.1 <= d.detected_at <= b + 0.5 for d in found)
-    assert heard == {"default": 12, "spread": 15}, heard
+    assert heard == {"off": 12, "spread": 15}, heard
