@@ -73,6 +73,7 @@ FINE_HEAT = 0.3  # the peaks whose sides estimate the dice's size
 # since the top component is mostly body against felt, not pips against body. So "pips" (session 11,
 # second experiment) projects on the pips' own direction instead: in the central share of the crop,
 # the body's colour (the median) and the mean of the PIP_SHARE of pixels farthest from it (``project_pips``).
+# Measured, not kept either (docs/dice.md): held out on hex-trays 0.705 at the labelled boxes against 0.729.
 FACE_COLOURS = {"grey": 0.0, "pca": 1.0, "pca-centre": 0.6, "pips": 0.6}
 LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)  # OpenCV's BGR -> grey weights
 PIP_SHARE = 0.09  # of the central pixels, those farthest from the body's colour are the pips
