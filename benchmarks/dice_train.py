@@ -47,7 +47,7 @@ from hardware.dice.net import (  # noqa: E402
     TUNING,
     TURNS,
     detector_input,
-    project_colours,
+    project_face,
 )
 from hardware.testing.pip_render import render_set  # noqa: E402
 
@@ -390,11 +390,12 @@ def train_detector(
 
 
 def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray | None = None, size: int = CROP,
-                colour: float = 0.0) -> np.ndarray:
+                colour: str = "grey") -> np.ndarray:
     """The stored crop at a random angle, scale and offset, light and polarity, as the reader would cut it.
 
-    ``colour`` (``FACE_COLOURS``; 0: none): a BGR crop is projected on its own colours' first component
-    once cut and re-white-balanced, as the reader projects its crops, before the grey augmentations.
+    ``colour`` (``FACE_COLOURS``; "grey": none): a BGR crop is projected on its own colours (their first
+    component, or its pips' direction) once cut and re-white-balanced, as the reader projects its crops,
+    before the grey augmentations.
 
     ``errors`` (N x 3: centre offset x and y in sides, log of the side ratio) are
     the fold's own detector's errors on its training dice: three crops in four
@@ -416,8 +417,8 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), rng.uniform(0, 360), f)
     m[:, 2] += size / 2 - centre
     p = colour_jitter(rng, cv2.warpAffine(crop, m, (size, size), borderMode=cv2.BORDER_REPLICATE).astype(np.float32), 0.5)
-    if colour:
-        p = project_colours(p[None], colour)[0]
+    if colour != "grey":
+        p = project_face(p[None], colour)[0]
     if rng.random() < 0.5:
         p = p[:, ::-1]
     if rng.random() < 0.3:
@@ -485,7 +486,7 @@ def mine_detector(
 def train_faces(
     crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int,
     errors: np.ndarray | None = None, channels: int = 1, widths: tuple[int, ...] = FACE_WIDTHS, size: int = CROP,
-    colour: float = 0.0,
+    colour: str = "grey",
 ):
     """The face classifier on the stored crops (BGR; grey for a grey classifier, ``channels`` 1, unless it
     projects colours, ``colour``), read at ``size`` px."""
@@ -647,7 +648,8 @@ def main() -> int:
                     help="the face classifier's three channel counts, comma-separated (default: %(default)s)")
     ap.add_argument("--face-colour", choices=tuple(FACE_COLOURS), default="grey",
                     help="a grey classifier's crops: luminance (the shipped recipe), or each crop's colours projected on their "
-                         "first principal component, over the whole crop (pca) or its centre (pca-centre)")
+                         "first principal component, over the whole crop (pca) or its centre (pca-centre), or on its "
+                         "pips' colour direction against the body's (pips)")
     ap.add_argument("--crop", type=int, default=CROP, help="the face classifier's input side in pixels (default: %(default)s)")
     ap.add_argument("--turns", type=int, choices=(1, 2, 4), default=TURNS,
                     help="quarter turns the reader averages each crop over (default: %(default)s; fewer: faster)")
@@ -660,7 +662,7 @@ def main() -> int:
     ap.add_argument("--tune-read-options", action="store_true",
                     help="tune the crop's side (1-1.25 die sides) and mirrored reading too (measured, not kept)")
     args = ap.parse_args()
-    colour = FACE_COLOURS[args.face_colour]
+    colour = args.face_colour != "grey"
     if colour and args.face_channels != 1:
         ap.error("--face-colour projects colour crops to one channel: it needs --face-channels 1")
 
@@ -715,7 +717,7 @@ def main() -> int:
         meta.append(np.stack([np.full(len(extra["values"]), stand_in), extra["values"]], 1))
     crops, meta = np.concatenate(crops), np.concatenate(meta)
     faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop,
-                        colour)
+                        args.face_colour)
     export(None, faces, args.out, face_channels=args.face_channels, size=args.crop)
     channels = {"channels": args.channels, "face_channels": args.face_channels, "detector_widths": list(args.detector_widths),
                 "face_widths": list(args.face_widths), "crop": args.crop, "turns": args.turns,

@@ -28,8 +28,8 @@ its training groups (the heatmap threshold) and each network's input channels
 (absent: grey), the classifier's crop side (``crop``, absent: ``CROP``) and the
 quarter turns each crop is read at (``turns``, absent: ``TURNS``), the crop's side in die sides
 (``crop_context``, absent: ``CROP_CONTEXT``), whether each turn is also read mirrored (``mirror``) and
-whether a grey classifier's crops are luminance or their own colours' first component (``face_colour``,
-absent: "grey"; ``FACE_COLOURS``).
+whether a grey classifier's crops are luminance or their own colours projected on their first component
+or their pips' direction (``face_colour``, absent: "grey"; ``FACE_COLOURS``).
 """
 
 from __future__ import annotations
@@ -70,9 +70,14 @@ FINE_HEAT = 0.3  # the peaks whose sides estimate the dice's size
 # colours allow. The value is the share of the crop's side, about its centre, whose colours set the
 # projection: "pca-centre" looks at the top face only, so the felt around the die does not dominate.
 # Measured, not kept (docs/dice.md, session 11): held out on hex-trays both read worse than luminance,
-# since the top component is mostly body against felt, not pips against body.
-FACE_COLOURS = {"grey": 0.0, "pca": 1.0, "pca-centre": 0.6}
+# since the top component is mostly body against felt, not pips against body. So "pips" (session 11,
+# second experiment) projects on the pips' own direction instead: in the central share of the crop,
+# the body's colour (the median) and the mean of the PIP_SHARE of pixels farthest from it (``project_pips``).
+# Measured, not kept either (docs/dice.md): held out on hex-trays 0.705 at the labelled boxes against 0.729.
+FACE_COLOURS = {"grey": 0.0, "pca": 1.0, "pca-centre": 0.6, "pips": 0.6}
 LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)  # OpenCV's BGR -> grey weights
+PIP_SHARE = 0.09  # of the central pixels, those farthest from the body's colour are the pips
+PIP_DISTINCT = 20.0  # pips closer than this to the body (BGR, Euclidean) are not distinct: luminance
 
 
 def detector_input(frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
@@ -139,6 +144,35 @@ def project_colours(crops: np.ndarray, centre: float = 1.0) -> np.ndarray:
     top = top / np.abs(top).sum(axis=1, keepdims=True) * np.where(top @ LUMA_BGR < 0, -1.0, 1.0)[:, None]
     top[values[:, -1] < 1e-6] = LUMA_BGR
     return np.einsum("nhwc,nc->nhw", crops, top.astype(np.float32)).astype(np.float32)
+
+
+def project_pips(crops: np.ndarray, centre: float = FACE_COLOURS["pips"]) -> np.ndarray:
+    """Each BGR crop (N x S x S x 3, float) on its pips' colour direction (N x S x S).
+
+    In the central ``centre`` share of the crop's side (the die's top face), the body's colour is the
+    per-channel median and the pips are the ``PIP_SHARE`` of pixels farthest from it; the direction is
+    their mean less the body's colour, its weights' magnitudes summing to 1 and its sign agreeing with
+    luminance's, as ``project_colours``'s do. Pips closer than ``PIP_DISTINCT`` to the body (a blank
+    face, the felt) are not distinct: the crop gets its luminance. A grey crop gives its grey back.
+    """
+    n, s = crops.shape[:2]
+    cut = max(2, round(s * centre))
+    a = (s - cut) // 2
+    sample = crops[:, a : a + cut, a : a + cut].reshape(n, -1, 3).astype(np.float64)
+    body = np.median(sample, axis=1)
+    far = np.linalg.norm(sample - body[:, None], axis=2)
+    k = max(1, round(PIP_SHARE * sample.shape[1]))
+    pips = np.take_along_axis(sample, np.argpartition(-far, k - 1, axis=1)[:, :k, None], axis=1).mean(axis=1)
+    way = pips - body
+    distinct = np.linalg.norm(way, axis=1) >= PIP_DISTINCT
+    way = way / np.maximum(np.abs(way).sum(axis=1, keepdims=True), 1e-9) * np.where(way @ LUMA_BGR < 0, -1.0, 1.0)[:, None]
+    way[~distinct] = LUMA_BGR
+    return np.einsum("nhwc,nc->nhw", crops, way.astype(np.float32)).astype(np.float32)
+
+
+def project_face(crops: np.ndarray, colour: str) -> np.ndarray:
+    """BGR crops (N x S x S x 3) to one channel as ``FACE_COLOURS[colour]`` says (not for "grey")."""
+    return (project_pips if colour == "pips" else project_colours)(crops, FACE_COLOURS[colour])
 
 
 def normalise_crops(crops: np.ndarray) -> np.ndarray:
@@ -211,9 +245,10 @@ class NetReader:
         self.fine = bool(tuning.get("fine", False))  # the finer second pass (tuned: on or off)
         self.channels = int(tuning.get("channels", 1))  # the detector's input: 3 colour, 1 grey
         self.face_channels = int(tuning.get("face_channels", 1))  # the classifier's crops: 3 colour, 1 grey
-        # Session 11: a one-channel crop projected on its own colours' first component instead of grey.
-        self.face_colour = FACE_COLOURS[tuning.get("face_colour", "grey")]
-        self.crop_channels = 3 if self.face_channels == 3 or self.face_colour else 1  # what crops are cut from
+        # Session 11: a one-channel crop projected on its own colours (``FACE_COLOURS``) instead of grey.
+        self.face_colour = str(tuning.get("face_colour", "grey"))
+        FACE_COLOURS[self.face_colour]  # an unknown projection is refused here, not at the first die
+        self.crop_channels = 3 if self.face_channels == 3 or self.face_colour != "grey" else 1  # what crops are cut from
         self.crop = int(tuning.get("crop", CROP))  # the classifier's input side
         self.turns = int(tuning.get("turns", TURNS))  # quarter turns each crop is read at
         # Session 9, read-time options (chosen on the training groups, docs/dice.md): the crop's side in
@@ -250,7 +285,7 @@ class NetReader:
         frame = as_channels(frame, self.crop_channels)
         context = self.context if context is None else context
         crops = np.stack([crop_die(frame, x, y, s, self.crop, context) for x, y, s, _ in dice])
-        crops = normalise_crops(project_colours(crops, self.face_colour) if self.face_colour else crops)
+        crops = normalise_crops(project_face(crops, self.face_colour) if self.face_colour != "grey" else crops)
         # The four quarter turns of each crop, averaged: the face's value does not turn with it.
         turns = self.turns if turns is None else turns
         views = [np.rot90(crops, k, axes=(2, 3)) for k in range(turns)]

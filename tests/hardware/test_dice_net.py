@@ -255,7 +255,37 @@ def test_a_grey_crop_projects_to_its_grey() -> None:
     assert projected[16, 16] < projected[5, 5]  # dark pips stay dark, as in grey
 
 
-def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Path) -> None:
+def test_the_pips_direction_keeps_their_contrast_where_the_first_component_is_the_felt() -> None:
+    """Blue pips on a green die, of equal luminance, on bright red felt: the crop's first colour component
+    is the felt against the die and the pips fade; their own direction (``pips``) keeps them. Dark pips
+    on an ivory die stay dark, as in grey."""
+    from hardware.dice.net import FACE_COLOURS, project_face
+
+    body, pip = (60, 160, 60), (230, 127, 60)
+    crop = _pip_crop(body, pip, (40, 40, 230))
+    assert _pip_contrast(project_face(crop[None].astype(np.float32), "pca")[0], crop, pip) < 0.5
+    assert _pip_contrast(project_face(crop[None].astype(np.float32), "pips")[0], crop, pip) > 2.0
+    assert FACE_COLOURS["pips"] < 1.0  # the direction is the top face's, not the felt's
+    dark_pips = _pip_crop((230, 230, 230), (20, 20, 90), (90, 60, 40)).astype(np.float32)
+    projected = project_face(dark_pips[None], "pips")[0]
+    assert projected[16, 16] < projected[5, 5]
+
+
+def test_a_grey_or_blank_crop_gets_its_grey_through_the_pips_direction() -> None:
+    """A grey camera's crop gives its grey back exactly; a crop without distinct pips (one colour, or a
+    blank face with faint noise) gets its luminance."""
+    from hardware.dice.net import LUMA_BGR, project_pips
+
+    rng = np.random.default_rng(0)
+    grey = rng.uniform(0, 255, (3, 32, 32)).astype(np.float32)
+    assert np.allclose(project_pips(np.repeat(grey[..., None], 3, axis=3)), grey, atol=1e-3)
+    blank = np.full((2, 32, 32, 3), (10, 200, 90), np.float32)
+    blank[1] += rng.normal(0, 2, (32, 32, 3)).astype(np.float32)
+    assert np.allclose(project_pips(blank), blank @ LUMA_BGR, atol=1e-3)
+
+
+@pytest.mark.parametrize("colour", ["pca", "pips"])
+def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Path, colour: str) -> None:
     """``face_colour`` in tuning.json: crops are cut in colour and projected; a grey photo's probabilities
     do not move, a colour photo's do (the projection is not luminance there)."""
     import json
@@ -267,7 +297,7 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
 
     shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
     tuning = json.loads((tmp_path / "tuning.json").read_text())
-    (tmp_path / "tuning.json").write_text(json.dumps({**tuning, "face_colour": "pca"}))
+    (tmp_path / "tuning.json").write_text(json.dumps({**tuning, "face_colour": colour}))
     grey_reader, pca_reader = NetReader(), NetReader(tmp_path)
     assert pca_reader.crop_channels == 3 and grey_reader.crop_channels == 1
     frame, dice = render_set(1, 3)[0]  # eight dice, in colour
