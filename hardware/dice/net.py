@@ -131,19 +131,11 @@ def project_colours(crops: np.ndarray, centre: float = 1.0) -> np.ndarray:
     luminance's do: a grey crop (three equal channels) gives its grey back.
     A crop of one colour has no component: it gets its luminance.
     """
-    n, s = crops.shape[:2]
-    cut = max(2, round(s * centre))
-    a = (s - cut) // 2
-    sample = crops[:, a : a + cut, a : a + cut].reshape(n, -1, 3).astype(np.float64)
+    sample = _central_colours(crops, centre)
     sample = sample - sample.mean(axis=1, keepdims=True)
     cov = np.einsum("npi,npj->nij", sample, sample) / sample.shape[1]
     values, vectors = np.linalg.eigh(cov)  # ascending: the last column is the top component
-    top = vectors[:, :, -1]
-    # Weights summing to 1 in magnitude, like luminance's: a grey crop's (1, 1, 1) / 3 gives its grey exactly,
-    # and the normaliser's spread floor means the same for both.
-    top = top / np.abs(top).sum(axis=1, keepdims=True) * np.where(top @ LUMA_BGR < 0, -1.0, 1.0)[:, None]
-    top[values[:, -1] < 1e-6] = LUMA_BGR
-    return np.einsum("nhwc,nc->nhw", crops, top.astype(np.float32)).astype(np.float32)
+    return _project(crops, vectors[:, :, -1], values[:, -1] >= 1e-6)
 
 
 def project_pips(crops: np.ndarray, centre: float = FACE_COLOURS["pips"]) -> np.ndarray:
@@ -155,18 +147,30 @@ def project_pips(crops: np.ndarray, centre: float = FACE_COLOURS["pips"]) -> np.
     luminance's, as ``project_colours``'s do. Pips closer than ``PIP_DISTINCT`` to the body (a blank
     face, the felt) are not distinct: the crop gets its luminance. A grey crop gives its grey back.
     """
-    n, s = crops.shape[:2]
-    cut = max(2, round(s * centre))
-    a = (s - cut) // 2
-    sample = crops[:, a : a + cut, a : a + cut].reshape(n, -1, 3).astype(np.float64)
+    sample = _central_colours(crops, centre)
     body = np.median(sample, axis=1)
     far = np.linalg.norm(sample - body[:, None], axis=2)
     k = max(1, round(PIP_SHARE * sample.shape[1]))
     pips = np.take_along_axis(sample, np.argpartition(-far, k - 1, axis=1)[:, :k, None], axis=1).mean(axis=1)
     way = pips - body
-    distinct = np.linalg.norm(way, axis=1) >= PIP_DISTINCT
+    return _project(crops, way, np.linalg.norm(way, axis=1) >= PIP_DISTINCT)
+
+
+def _central_colours(crops: np.ndarray, centre: float) -> np.ndarray:
+    """The BGR pixels (N x P x 3, float64) of the central ``centre`` share of each crop's side."""
+    n, s = crops.shape[:2]
+    cut = max(2, round(s * centre))
+    a = (s - cut) // 2
+    return crops[:, a : a + cut, a : a + cut].reshape(n, -1, 3).astype(np.float64)
+
+
+def _project(crops: np.ndarray, way: np.ndarray, usable: np.ndarray) -> np.ndarray:
+    """Each crop on its colour direction ``way`` (N x 3), or on luminance where not ``usable``.
+
+    The weights' magnitudes sum to 1 and their sign agrees with luminance's, as luminance's own do: a grey
+    crop's (1, 1, 1) / 3 gives its grey exactly, and the normaliser's spread floor means the same for both."""
     way = way / np.maximum(np.abs(way).sum(axis=1, keepdims=True), 1e-9) * np.where(way @ LUMA_BGR < 0, -1.0, 1.0)[:, None]
-    way[~distinct] = LUMA_BGR
+    way[~usable] = LUMA_BGR
     return np.einsum("nhwc,nc->nhw", crops, way.astype(np.float32)).astype(np.float32)
 
 

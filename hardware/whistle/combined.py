@@ -52,17 +52,17 @@ class CombinedParams:
     window_hz: float = 500.0  # the gate looks at +-this around the cascade's pitch (a trill's sidebands stay inside)
     trill_share: float = 0.7  # the line's +-2 bins hold less than this of that window's power,
     trill_wander_hz: float = 200.0  # and it jumps at least this far from frame to frame (a pea's rattle),
-    # or (session 11, trill_spread_share) it is spread this far, its +-2 bins under this share of the window,
-    # wherever its peak is, and nothing new sounds below 1 kHz (the low line at most voice_over_db over its
-    # floor): in 32 ms frames a 20-40 Hz rattle is averaged into sidebands round a peak bin that stays put
-    # (trills the gate turned down had a strict cascade yes, a share of 0.36-0.48 and a wander of 0-31 Hz).
-    # 0.45 chosen on seed 5; on seed 7 without the low condition it let two struck plates through (1.1 and
-    # 1.3 kHz, their low band 31-37 dB over its floor); judged with it on seed 8 (docs/whistle.md, session 11),
     # unless a voice is under it: a line below 1 kHz as strong as the whistle's (voice_low_db) standing
     # more than voice_over_db over its own floor (new sound: a voice's harmonics, which jump between
     # voices like a trill).  Both, as a trill's breath noise alone lifts a quiet room's floor by 10-17 dB.
     voice_low_db: float = 0.0
     voice_over_db: float = 12.0
+    # Session 11: instead of jumping, the line may be spread this far, its +-2 bins under this share of the
+    # window wherever its peak is, while nothing new sounds below 1 kHz (the low line at most voice_over_db
+    # over its floor): in 32 ms frames a 20-40 Hz rattle is averaged into sidebands round a peak bin that stays
+    # put (trills the gate turned down had a strict cascade yes, a share of 0.36-0.48 and a wander of 0-31 Hz).
+    # 0.45 chosen on seed 5; on seed 7 without the low condition it let two struck plates through (1.1 and
+    # 1.3 kHz, their low band 31-37 dB over its floor); judged with it on seed 8 (docs/whistle.md, session 11).
     trill_spread_share: float = 0.45
     # Speech or laughter below 1 kHz (session 8, v3): its level swings with the syllables, a hum's or a motor's
     # holds.  The swing is the level's std before the blow's onset and after it, pooled (so the one step a
