@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -228,6 +229,41 @@ def fine_side(heat: np.ndarray, frame_side: int) -> int | None:
     return side if side >= DETECT_SIDE * 1.25 else None
 
 
+_T = TypeVar("_T")
+
+
+class _TuningValues:
+    """Reads ``tuning.json``'s values, each bad one refused as a ``SensorError`` naming its key and what was expected."""
+
+    def __init__(self, path: Path, tuning: object) -> None:
+        if not isinstance(tuning, dict):
+            raise SensorError(f"{path}: expected a JSON object, got {type(tuning).__name__}")
+        self.path = path
+        self.tuning = tuning
+
+    def _refuse(self, key: str, expected: str) -> SensorError:
+        return SensorError(f"{self.path}: {key}: expected {expected}, got {self.tuning[key]!r}")
+
+    def number(self, key: str, default: float) -> float:
+        value = self.tuning.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self._refuse(key, "a number")
+        return float(value)
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.tuning.get(key, default)
+        if not isinstance(value, bool):
+            raise self._refuse(key, "true or false")
+        return value
+
+    def choice(self, key: str, default: _T, allowed: tuple[_T, ...] | range) -> _T:
+        value = self.tuning.get(key, default)
+        if isinstance(value, bool) or value not in allowed:
+            shown = f"{allowed.start}..{allowed.stop - 1}" if isinstance(allowed, range) else " or ".join(map(str, allowed))
+            raise self._refuse(key, f"one of {shown}")
+        return value
+
+
 @dataclass
 class NetReader:
     """Reads pip dice with the shipped (or given) ONNX weights."""
@@ -243,22 +279,23 @@ class NetReader:
         except (cv2.error, OSError, ValueError) as e:
             raise SensorError(f"cannot load the dice reader's weights from {self.weights}: {e}") from None
         self.tuning = tuning
-        self.threshold = float(tuning.get("threshold", 0.35))
-        self.min_face = float(tuning.get("min_face", 0.5))
-        self.same_die = float(tuning.get("same_die", SAME_DIE))
-        self.fine = bool(tuning.get("fine", False))  # the finer second pass (tuned: on or off)
-        self.channels = int(tuning.get("channels", 1))  # the detector's input: 3 colour, 1 grey
-        self.face_channels = int(tuning.get("face_channels", 1))  # the classifier's crops: 3 colour, 1 grey
+        value = _TuningValues(self.weights / TUNING, tuning)
+        self.threshold = value.number("threshold", 0.35)
+        self.min_face = value.number("min_face", 0.5)
+        self.same_die = value.number("same_die", SAME_DIE)
+        self.fine = value.flag("fine", False)  # the finer second pass (tuned: on or off)
+        self.channels = value.choice("channels", 1, (1, 3))  # the detector's input: 3 colour, 1 grey
+        self.face_channels = value.choice("face_channels", 1, (1, 3))  # the classifier's crops: 3 colour, 1 grey
         # Session 11: a one-channel crop projected on its own colours (``FACE_COLOURS``) instead of grey.
-        self.face_colour = str(tuning.get("face_colour", "grey"))
-        FACE_COLOURS[self.face_colour]  # an unknown projection is refused here, not at the first die
+        # An unknown projection is refused here, not at the first die.
+        self.face_colour = value.choice("face_colour", "grey", tuple(FACE_COLOURS))
         self.crop_channels = 3 if self.face_channels == 3 or self.face_colour != "grey" else 1  # what crops are cut from
-        self.crop = int(tuning.get("crop", CROP))  # the classifier's input side
-        self.turns = int(tuning.get("turns", TURNS))  # quarter turns each crop is read at
+        self.crop = value.choice("crop", CROP, range(8, 257))  # the classifier's input side
+        self.turns = value.choice("turns", TURNS, (1, 2, 4))  # quarter turns each crop is read at
         # Session 9, read-time options (chosen on the training groups, docs/dice.md): the crop's side in
         # die sides, and whether each turn is also read mirrored (a face's value does not mirror either).
-        self.context = float(tuning.get("crop_context", CROP_CONTEXT))
-        self.mirror = bool(tuning.get("mirror", False))
+        self.context = value.number("crop_context", CROP_CONTEXT)
+        self.mirror = value.flag("mirror", False)
 
     def heatmap(self, frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
         """The detector's output (heat, log side) for a frame (grey or BGR), and the frame's scale to its input."""

@@ -305,3 +305,32 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
     grey = cv2.cvtColor(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     assert np.allclose(pca_reader.classify(grey, boxes), grey_reader.classify(grey, boxes), atol=1e-3)
     assert not np.allclose(pca_reader.classify(frame, boxes), grey_reader.classify(frame, boxes), atol=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("face_colour", "sepia", "expected one of grey or pca or pca-centre or pips, got 'sepia'"),
+        ("threshold", "high", "expected a number, got 'high'"),
+        ("turns", 3, "expected one of 1 or 2 or 4, got 3"),
+        ("fine", "yes", "expected true or false, got 'yes'"),
+        ("crop", 4096, "expected one of 8..256, got 4096"),
+    ],
+)
+def test_a_bad_tuning_value_is_refused_with_its_key(tmp_path: Path, key: str, value: object, expected: str) -> None:
+    """A weights folder whose tuning.json holds a bad value: one SensorError naming the file, the key and what
+    was expected (the dice sensor goes offline), not a KeyError or ValueError at the first die."""
+    import json
+    import shutil
+
+    from companion.errors import SensorError
+
+    shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
+    tuning = json.loads((tmp_path / "tuning.json").read_text())
+    (tmp_path / "tuning.json").write_text(json.dumps({**tuning, key: value}))
+    with pytest.raises(SensorError) as refused:
+        NetReader(tmp_path)
+    assert str(refused.value) == f"{tmp_path / 'tuning.json'}: {key}: {expected}"
+    (tmp_path / "tuning.json").write_text("[1, 2]")
+    with pytest.raises(SensorError, match="expected a JSON object, got list"):
+        NetReader(tmp_path)
