@@ -251,13 +251,14 @@ def with_table(sources: dict[str, Source], hours: float, seed: int) -> dict[str,
     return every
 
 
-def table(title: str, sources: dict[str, Source], params: DetectorParams, hours: float, seed: int) -> None:
+def table(title: str, sources: dict[str, Source], params: DetectorParams, hours: float, seed: int,
+          make: Callable[[], WhistleDetector] | None = None, untuned: bool = False) -> None:
     print(f"\n== {title}")
     print(f"   {TARGETS}")
     print(HEADER)
-    make = lambda: WhistleDetector(params)  # noqa: E731
+    make = make or (lambda: WhistleDetector(params))
     for name, src in with_table(sources, hours, seed).items():
-        print_row(name, USED.get(src.name, "held out"), run_source(src, make))
+        print_row(name, "untuned" if untuned else USED.get(src.name, "held out"), run_source(src, make))
 
 
 # -- the cascade, leave one source out -------------------------------------------------------
@@ -472,8 +473,9 @@ def main() -> int:
     ap.add_argument("--family-hours", type=float, default=1.0,
                     help="hours of each other negative family (music, babble, laughter, clatter; --quick: 40 scenes, 4 min)")
     ap.add_argument("--quick", action="store_true", help="fewer scenes, 0.1 h of table noise")
-    ap.add_argument("--detector", choices=["all", "both", "shipped", "cascade", "combined", "shipped+combined"], default="all",
-                    help="which tables to print (the cascade's trains its verifier once per held-out source)")
+    ap.add_argument("--detector", choices=["all", "both", "shipped", "cascade", "combined", "shipped+combined", "bandshare"],
+                    default="all", help="which tables to print (the cascade's trains its verifier once per held-out source; "
+                    "bandshare: issue #15's untuned reference rule, benchmarks/_bandshare.py, for comparison)")
     ap.add_argument("--train-scale", type=float, default=1.0, help="share of the synthetic training items for the folds")
     ap.add_argument("--recipe", choices=wt.RECIPES, default=None,
                     help="the folds' training items (benchmarks/whistle_train.py; default: each detector's shipped "
@@ -500,6 +502,13 @@ def main() -> int:
           "held out = never seen")
     if args.detector == "both":
         args.detector = "all"  # as before the combined detector: every table
+    if args.detector == "bandshare":
+        from _bandshare import BandShareDetector
+
+        table("issue #15's untuned reference: 2-4.5 kHz band share >= 0.6 for 3 frames (benchmarks/_bandshare.py)",
+              sources, shipped, hours, args.seed, BandShareDetector, untuned=True)
+        speed(BandShareDetector, "band-share reference")
+        return 0
     if args.detector in ("all", "shipped", "shipped+combined"):
         table("every source, shipped defaults", sources, shipped, hours, args.seed)
         speed()
