@@ -63,6 +63,7 @@ STORE_CONTEXT = 2.0
 PATCH = 128  # detector training patches (detector-input pixels)
 DETECTOR_WIDTHS = (8, 16, 24, 32, 24, 16)  # the detector's channels: stride 2, 4, 4 (s4), the stride-8 branch, the fusion
 FACE_WIDTHS = (16, 32, 64)  # the face classifier's channels at full, half and quarter crop resolution
+MOTION_SHARE = LOWRES_SHARE = 0.25  # session 12's --face-blur: the crops given motion blur, lost resolution
 GREY_SHARE = 0.3  # colour detector: this share of colour training patches is shown in grey (three equal channels)
 
 
@@ -390,7 +391,7 @@ def train_detector(
 
 
 def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray | None = None, size: int = CROP,
-                colour: str = "grey") -> np.ndarray:
+                colour: str = "grey", blur: bool = False) -> np.ndarray:
     """The stored crop at a random angle, scale and offset, light and polarity, as the reader would cut it.
 
     ``colour`` (``FACE_COLOURS``; "grey": none): a BGR crop is projected on its own colours (their first
@@ -400,7 +401,8 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
     ``errors`` (N x 3: centre offset x and y in sides, log of the side ratio) are
     the fold's own detector's errors on its training dice: three crops in four
     are cut where that detector would put them (one of its errors, drawn at
-    random, plus a little noise), the rest with a wider uniform jitter.
+    random, plus a little noise), the rest with a wider uniform jitter. ``blur``: also ``degrade`` it
+    (session 12, measured: docs/dice.md).
     """
     side = STORE / STORE_CONTEXT  # the die's side in the stored crop
     if errors is not None and len(errors) and rng.random() < 0.75:
@@ -425,7 +427,27 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
         p = 255 - p
     if rng.random() < 0.3:
         p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.4, 1.2))
+    if blur:
+        p = degrade(rng, p)
     p = p * rng.uniform(0.6, 1.4) + rng.normal(0, rng.uniform(0, 6), p.shape)
+    return p
+
+
+def degrade(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
+    """Session 12's ``--face-blur``: what the hex-trays phone photos do to a die (docs/dice.md), on a cut
+    crop: a quarter of the time motion blur (a line 2-5 crop pixels long at a random angle), a quarter of
+    the time lost resolution (scaled down to 0.4-0.75 and back up)."""
+    if rng.random() < MOTION_SHARE:
+        n = int(rng.integers(2, 6))
+        k = np.zeros((n + 2, n + 2), np.float32)
+        k[(n + 2) // 2, 1 : n + 1] = 1.0
+        k = cv2.warpAffine(k, cv2.getRotationMatrix2D(((n + 1) / 2, (n + 1) / 2), rng.uniform(0, 180), 1.0), k.shape[::-1])
+        p = cv2.filter2D(p, -1, k / max(float(k.sum()), 1e-6), borderType=cv2.BORDER_REPLICATE)
+    if rng.random() < LOWRES_SHARE:
+        h, w = p.shape[:2]
+        f = rng.uniform(0.4, 0.75)
+        small = cv2.resize(p, (max(4, round(w * f)), max(4, round(h * f))), interpolation=cv2.INTER_AREA)
+        p = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     return p
 
 
@@ -483,13 +505,32 @@ def mine_detector(
     return np.stack(crops), np.array(meta, np.int64), errors_a
 
 
+def face_batch(rng: np.random.Generator, groups: dict[str, list[int]], renders: np.ndarray | None = None,
+               render_share: float = 0.0, n: int = 64) -> list[int]:
+    """One classifier batch's crop indices: each drawn from a group chosen with equal weight; with
+    ``render_share`` (session 12), each first from the classifier's extra renders (``renders``, indices)
+    with that probability. At 0 the draws are exactly the former recipe's (the same random numbers)."""
+    names = sorted(groups)
+    if not render_share:
+        return [groups[g][int(rng.integers(len(groups[g])))] for g in (names[int(rng.integers(len(names)))] for _ in range(n))]
+    out = []
+    for _ in range(n):
+        if renders is not None and len(renders) and rng.random() < render_share:
+            out.append(int(renders[int(rng.integers(len(renders)))]))
+        else:
+            g = names[int(rng.integers(len(names)))]
+            out.append(groups[g][int(rng.integers(len(groups[g])))])
+    return out
+
+
 def train_faces(
     crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int,
     errors: np.ndarray | None = None, channels: int = 1, widths: tuple[int, ...] = FACE_WIDTHS, size: int = CROP,
-    colour: str = "grey",
+    colour: str = "grey", renders: np.ndarray | None = None, render_share: float = 0.0, blur: bool = False,
 ):
     """The face classifier on the stored crops (BGR; grey for a grey classifier, ``channels`` 1, unless it
-    projects colours, ``colour``), read at ``size`` px."""
+    projects colours, ``colour``), read at ``size`` px; ``render_share`` of each batch drawn from the crops
+    ``renders`` marks (the classifier's extra renders; 0: they are part of the synthetic group, as before)."""
     import torch
 
     from hardware.dice.net import normalise_crops
@@ -501,14 +542,16 @@ def train_faces(
     opt = torch.optim.AdamW(net.parameters(), 3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 5e-3, total_steps=steps, pct_start=0.15)
     use = np.nonzero(chosen_images[meta[:, 0]])[0]
+    extra = np.zeros(len(meta), bool) if renders is None or not render_share else renders
     groups = {}
     for k in use:
-        groups.setdefault(GROUP_OF[meta[k, 0]], []).append(k)
-    names = sorted(groups)
+        if not extra[k]:
+            groups.setdefault(GROUP_OF[meta[k, 0]], []).append(k)
+    pool = use[extra[use]] if render_share else None  # none when the synthetic group is held out
     started = time.time()
     for step in range(steps):
-        ks = [groups[n][int(rng.integers(len(groups[n])))] for n in (names[int(rng.integers(len(names)))] for _ in range(64))]
-        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k], errors, size, colour) for k in ks])))
+        ks = face_batch(rng, groups, pool, render_share)
+        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k], errors, size, colour, blur) for k in ks])))
         y = torch.from_numpy(meta[ks, 1])
         loss = torch.nn.functional.cross_entropy(net(x, probabilities=False), y, label_smoothing=0.05)
         _step(opt, sched, loss, f"faces step {step}/{steps}", started, step % 200 == 0)
@@ -655,6 +698,11 @@ def main() -> int:
                     help="quarter turns the reader averages each crop over (default: %(default)s; fewer: faster)")
     ap.add_argument("--face-renders", type=int, default=FACE_RENDERS[0],
                     help="the classifier's extra tilted, marbled and glittering renders (0: none, the recipe before; default: %(default)s)")
+    ap.add_argument("--face-render-share", type=float, default=0.0,
+                    help="the share of each classifier batch drawn from the extra renders (session 12; 0: they are part of "
+                         "the synthetic group, the shipped recipe)")
+    ap.add_argument("--face-blur", action="store_true",
+                    help="also give the classifier's crops motion blur and lost resolution (session 12; measured)")
     ap.add_argument("--shared", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
@@ -710,18 +758,24 @@ def main() -> int:
         mined = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in mined])
     crops = [data["crops" if bgr else "crops_grey"], mined]
     meta = [data["crop_meta"], mined_meta]
+    if args.face_render_share and not args.face_renders:
+        ap.error("--face-render-share needs the extra renders (--face-renders)")
+    n_before = sum(len(c) for c in crops)
     if args.face_renders:  # the synthetic group's: a training render's image index stands for them
         extra = face_render_crops((args.face_renders, *FACE_RENDERS[1:]))
         crops.append(extra["crops" if bgr else "crops_grey"])
         stand_in = int(np.nonzero((data["group"] == labelled.SYNTHETIC) & ~data["synth_test"])[0][0])
         meta.append(np.stack([np.full(len(extra["values"]), stand_in), extra["values"]], 1))
     crops, meta = np.concatenate(crops), np.concatenate(meta)
+    renders = np.arange(len(meta)) >= n_before  # the extra renders' crops (session 12's --face-render-share)
     faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop,
-                        args.face_colour)
+                        args.face_colour, renders, args.face_render_share, args.face_blur)
     export(None, faces, args.out, face_channels=args.face_channels, size=args.crop)
     channels = {"channels": args.channels, "face_channels": args.face_channels, "detector_widths": list(args.detector_widths),
                 "face_widths": list(args.face_widths), "crop": args.crop, "turns": args.turns,
-                "face_renders": args.face_renders, **({"face_colour": args.face_colour} if colour else {})}
+                "face_renders": args.face_renders, **({"face_colour": args.face_colour} if colour else {}),
+                **({"face_render_share": args.face_render_share} if args.face_render_share else {}),
+                **({"face_blur": True} if args.face_blur else {})}
     (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
     tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed), args.tune_read_options)

@@ -1,0 +1,65 @@
+"""The face classifier's training in benchmarks/dice_train.py, session 12's options (measured in
+docs/dice.md, off by default): the extra renders' share of a batch (the former draws exactly at 0) and the blur augmentation."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from hardware.dice import labelled
+from hardware.dice.net import crop_die
+from hardware.image_file import read_image
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from dice_train import degrade, face_batch
+
+GROUPS = {"webcam-train": [0, 1, 2], "fisheye-tray": [3, 4], "synthetic": [5, 6, 7, 8]}
+RENDERS = np.array([100, 101, 102])
+
+
+def former_draws(rng: np.random.Generator, groups: dict[str, list[int]]) -> list[int]:
+    """The batch as the recipe drew it before session 12 (each crop: a group with equal weight, then a crop)."""
+    names = sorted(groups)
+    return [groups[n][int(rng.integers(len(groups[n])))] for n in (names[int(rng.integers(len(names)))] for _ in range(64))]
+
+
+def test_without_a_share_the_batches_are_the_former_recipes() -> None:
+    a, b = np.random.default_rng(16), np.random.default_rng(16)
+    for _ in range(5):
+        assert face_batch(a, GROUPS, RENDERS, 0.0) == former_draws(b, GROUPS)
+    assert a.random() == b.random()  # the same random numbers used, so the rest of training is unchanged
+
+
+def test_the_share_of_a_batch_drawn_from_the_renders() -> None:
+    rng = np.random.default_rng(3)
+    ks = np.concatenate([face_batch(rng, GROUPS, RENDERS, 0.25) for _ in range(200)])
+    share = np.isin(ks, RENDERS).mean()
+    assert 0.22 < share < 0.28
+    others = ks[~np.isin(ks, RENDERS)]
+    for g in GROUPS.values():  # the rest: each group with equal weight
+        assert abs(np.isin(others, g).mean() - 1 / 3) < 0.04
+
+
+def test_no_renders_to_draw_gives_the_groups_only() -> None:
+    """A fold holding out the synthetic group has no extra renders: the share draws nothing from them."""
+    ks = face_batch(np.random.default_rng(1), GROUPS, np.array([], int), 0.25)
+    assert len(ks) == 64 and all(k < 100 for k in ks)
+
+
+def test_the_blur_augmentation_softens_a_real_die_and_keeps_its_light(shared_data: Path) -> None:
+    """``--face-blur`` (session 12, off by default): a real webcam die's crop, as the reader cuts it, loses
+    sharpness under ``degrade`` but keeps its size and mean light."""
+    item = next(i for i in labelled.webcam(shared_data / "dice" / "webcam-train") if len(i.dice) == 1)
+    d = item.dice[0]
+    crop = crop_die(cv2.cvtColor(read_image(item.path), cv2.COLOR_BGR2GRAY), d.x, d.y, d.size)
+    sharp = cv2.Laplacian(crop, cv2.CV_32F).var()
+    softer = 0
+    for seed in range(40):
+        out = degrade(np.random.default_rng(seed), crop)
+        assert out.shape == crop.shape and out.dtype == np.float32
+        assert abs(float(out.mean()) - float(crop.mean())) < 3
+        softer += cv2.Laplacian(out, cv2.CV_32F).var() < 0.8 * sharp
+    assert 12 <= softer <= 32  # about 1 - 0.75 ** 2 = 0.44 of the crops blurred or coarsened
