@@ -225,7 +225,7 @@ def held_two_tone() -> np.ndarray:
     return ta.tone(2500, 0.5, amp=0.03) + ta.tone(2800, 0.5, amp=0.02)
 
 
-def combined(**params: object) -> CombinedDetector:
+def gated(**params: object) -> CombinedDetector:
     return CombinedDetector(CombinedParams(**params), cascade=CascadeDetector(verifier=always))
 
 
@@ -233,21 +233,21 @@ def combined(**params: object) -> CombinedDetector:
 def test_a_struck_glass_the_quiet_low_band_lets_through_is_dropped_as_a_ring(tmp_path, seed, decay):
     x = wav(tmp_path, quiet_low_room(struck_glass(seed, decay)))
     looks = []
-    det = combined(ring_guard=False)
+    det = gated(quiet_low=True, ring_guard=False)
     det.on_cascade = lambda d, ev, ok: looks.append((ev.reasons(det.params), det.decay(d)))
     assert len(detect(x, det)) == 1  # without the guard the glass is a "blow" (session 11's clatter)
     assert [r for r, _ in looks] == [["quiet low band"]]
     ring = looks[0][1]
     assert ring.struck(det.params) and ring.top < 2 and ring.slope_db < -0.4
-    assert detect(x, combined()) == []  # the default: struck, not blown
+    assert detect(x, gated(quiet_low=True, ring_guard=True)) == []  # struck, not blown
 
 
 def test_a_held_blow_under_a_quiet_low_band_is_heard_and_not_taken_for_a_ring(tmp_path):
     x = wav(tmp_path, quiet_low_room(held_two_tone()))
     assert detect(x, WhistleDetector()) == []
-    assert detect(x, combined(quiet_low=False)) == []  # no other reason speaks for it
+    assert detect(x, gated(quiet_low=False)) == []  # no other reason speaks for it
     looks = []
-    det = combined()
+    det = gated(quiet_low=True, ring_guard=True)
     det.on_cascade = lambda d, ev, ok: looks.append((ev.reasons(det.params), det.decay(d), ok))
     found = detect(x, det)
     assert len(found) == 1 and abs(found[0].peak_hz - 2500) < 60 and abs(found[0].onset - 2.0) < 0.1
@@ -255,10 +255,10 @@ def test_a_held_blow_under_a_quiet_low_band_is_heard_and_not_taken_for_a_ring(tm
     assert reasons == ["quiet low band"] and ok and not ring.struck(det.params) and abs(ring.slope_db) < 0.1
 
 
-def test_the_ring_guard_is_off_for_session_4s_reports_and_the_other_routes_by_default(tmp_path):
+def test_the_ring_guard_leaves_a_steady_blow_alone_on_every_route(tmp_path):
     p = CombinedParams()
-    assert p.ring_guard and not p.ring_all and not p.ring_shipped
-    # A steady tone session 4 hears is one event whatever the guard, on any route.
+    assert not p.ring_all and not p.ring_shipped  # session 4's reports and the older routes are not guarded
+    # A steady tone session 4 hears is one event whatever the guard watches.
     x = wav(tmp_path, in_room(ta.tone(2500, 0.8, amp=0.2)))
-    for extra in ({}, {"ring_all": True, "ring_shipped": True}):
-        assert len(detect(x, combined(**extra))) == 1
+    for extra in ({}, {"quiet_low": True, "ring_guard": True, "ring_all": True, "ring_shipped": True}):
+        assert len(detect(x, gated(**extra))) == 1
