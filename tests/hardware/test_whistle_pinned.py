@@ -3,7 +3,7 @@
 The numbers are what main's detectors gave at commit 2da562d (benchmarks/whistle_equivalence.py holds the whole
 corpus; this is a fast sample of it), the combined detector's with its own verifier since session 9 (recipe
 session9, whistle_verifier_combined.npz: only the r2k blow's confidence moved): a near robot blow, a far one only the cascade hears and the combined gate
-turned down until session 12's quiet-low route, an r2k blow the combined detector hears earlier through the cascade (attributed), an r2k non-whistle
+turns down, an r2k blow the combined detector hears earlier through the cascade (attributed), an r2k non-whistle
 session 4 takes for one, a dog's barks and a baby's cry (the barks no false alarm since session 11's low-wobble rule;
 the cry's one left attributed).  Each detector is run with
 four known whistles, so attribution is pinned too.
@@ -31,9 +31,9 @@ PINNED = {
     "robot-clips/far-whistle/whistle_2016_07_02_082436_far_away.wav": {
         "session4": [],
         "cascade": [(1.56, 1.792, 3936.4, 0.9448, None)],
-        # Session 12: the gate's quiet-low route (CombinedParams.quiet_low) lets this real, distant blow through
-        # (its band below 1 kHz steady, 7-12 dB over its floor; not a ring).  Before: [] (the gate turned it down).
-        "combined": [(1.56, 1.728, 3943.1, 0.9882, None)],
+        # With session 12's quiet-low route on (CombinedParams.quiet_low, off by default: it failed its seed-10
+        # rule) the combined detector hears this real, distant blow: (1.56, 1.728, 3943.1, 0.9882, None).
+        "combined": [],
     },
     "r2k-clips/16k/w1.wav": {
         "session4": [(0.392, 0.512, 2382.0, 0.9285, None)],
