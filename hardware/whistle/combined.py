@@ -110,9 +110,9 @@ class CombinedParams:
     # trills and short peas a seed, whose chopped level falls at the report, for one clatter false alarm:
     # off).  ring_shipped: on session 4's reports too (it has its own ring test, DetectorParams.ring_frames;
     # on seed 9 a version of this one dropped 11-22 of the 97 r2k-mix blows session 4 heard and 1-11 of
-    # music's 742 false alarms, which are held notes, not decays: off).  ring_guard stays on: it watches only
-    # the quiet-low route, which is off by default.
-    ring_guard: bool = True
+    # music's 742 false alarms, which are held notes, not decays: off).  ring_guard is off with quiet_low (its
+    # seed-10 rule failed; docs/whistle.md, session 12): turn both on together.
+    ring_guard: bool = False
     ring_all: bool = False
     ring_shipped: bool = False
     ring_decay_db: float = 0.25
