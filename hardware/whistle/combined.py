@@ -22,6 +22,9 @@ detector's start SNR, was tried there and dropped (it let hall noise through).
 
 A steady, clear tone the shipped detector did not report is not reported
 by the cascade either: there the shipped detector's refusal is trusted.
+(Session 12's quiet-low route, ``CombinedParams.quiet_low``, with its ring
+guard, ``CombinedDetector.decay``, would trust it less; both off by default:
+they failed their seed-10 rule, docs/whistle.md.)
 
 One blow, one event: a detection whose onset falls before the last report's
 time plus the refractory period is the same blow heard by the other detector.
