@@ -112,7 +112,7 @@ class CombinedParams:
     # ring_guard: on the quiet-low route's reports.  ring_all: on every cascade-only report (there it cost 2-3
     # trills and short peas a seed, whose chopped level falls at the report, for one clatter false alarm:
     # off).  ring_shipped: on session 4's reports too (it has its own ring test, DetectorParams.ring_frames;
-    # on seed 9 a version of this one dropped 11-22 of the 97 r2k-mix blows session 4 heard and 1-11 of
+    # on seed 9 versions of this one dropped 8-37 of the 97 r2k-mix blows session 4 heard and 1-12 of
     # music's 742 false alarms, which are held notes, not decays: off).  ring_guard is off with quiet_low (its
     # seed-10 rule failed; docs/whistle.md, session 12): turn both on together.
     ring_guard: bool = False
