@@ -3,6 +3,7 @@ through the real detectors."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -170,7 +171,7 @@ def test_babble_whose_low_band_swings_with_syllables_gives_the_gate_no_reason(tm
     assert len(detect(under, det)) == 1 and heard and max(heard) < 1.0
 
 
-SPREAD = CombinedParams(trill_spread_share=0.45)  # session 11's spread route
+SPREAD = CombinedParams(trill_spread_share=0.45, quiet_low=False)  # session 11's spread route (alone)
 
 
 def test_a_spread_line_is_a_trill_even_when_its_peak_stays_put():
@@ -183,7 +184,7 @@ def test_a_spread_line_is_a_trill_even_when_its_peak_stays_put():
     assert Evidence(0.40, 0.0, 15.0, 0.0).reasons(SPREAD) == []  # a voice under it
     assert Evidence(0.40, -15.0, 8.0, 0.0, low_swing_db=6.0).reasons(SPREAD) == []  # syllables
     assert Evidence(0.40, -3.4, 37.6, 0.0).reasons(SPREAD) == []  # a struck plate: new sound below 1 kHz
-    assert Evidence(0.40, -15.0, 8.0, 0.0).reasons(CombinedParams(trill_spread_share=0.0)) == []  # off: it must wander
+    assert Evidence(0.40, -15.0, 8.0, 0.0).reasons(replace(SPREAD, trill_spread_share=0.0)) == []  # off: it must wander
 
 
 def test_loud_pea_trills_in_hall_noise():
@@ -195,8 +196,69 @@ def test_loud_pea_trills_in_hall_noise():
     for _ in range(16):
         s = ws.scene("trill", hall.piece(3.0), ws.pea_trill(rng), float(rng.uniform(10, 20)), rng)
         (a, b), = s.blows
-        for name, params in (("off", CombinedParams(trill_spread_share=0.0)), ("spread", SPREAD)):
+        for name, params in (("off", replace(SPREAD, trill_spread_share=0.0)), ("spread", SPREAD)):
             found = detect(s.samples, CombinedDetector(params))
             assert len(found) <= 1
             heard[name] += any(a - 0.1 <= d.detected_at <= b + 0.5 for d in found)
     assert heard == {"off": 12, "spread": 15}, heard
+
+
+# -- session 12: the quiet-low route and its ring guard -------------------------------------
+
+
+def quiet_low_room(sound: np.ndarray, at: float = 2.0, length: float = 3.0) -> np.ndarray:
+    """A quiet room where a low 200 Hz hum began 1.5 s before the sound: the band below 1 kHz holds
+    steady and stands 8-11 dB over a floor still learning it (the gate's "quiet low band")."""
+    x = ta.pink_noise(length, amp=0.005, seed=1)
+    n = round(0.5 * RATE)
+    x[n:] += hum(length - 0.5, 200.0, 0.005)
+    ta.place(x, sound, at)
+    return x
+
+
+def struck_glass(seed: int, decay: float) -> np.ndarray:
+    return (ws.struck(3000.0, ws.GLASS_MODES, decay, np.random.default_rng(seed)) * 0.2).astype(np.float32)
+
+
+def held_two_tone() -> np.ndarray:
+    # Two lines 300 Hz apart: session 4's dominance test counts the second as a competing line.
+    return ta.tone(2500, 0.5, amp=0.03) + ta.tone(2800, 0.5, amp=0.02)
+
+
+def gated(**params: object) -> CombinedDetector:
+    return CombinedDetector(CombinedParams(**params), cascade=CascadeDetector(verifier=always))
+
+
+@pytest.mark.parametrize(("seed", "decay"), [(3, 0.2), (5, 0.3), (7, 0.3)])
+def test_a_struck_glass_the_quiet_low_band_lets_through_is_dropped_as_a_ring(tmp_path, seed, decay):
+    x = wav(tmp_path, quiet_low_room(struck_glass(seed, decay)))
+    looks = []
+    det = gated(quiet_low=True, ring_guard=False)
+    det.on_cascade = lambda d, ev, ok: looks.append((ev.reasons(det.params), det.decay(d)))
+    assert len(detect(x, det)) == 1  # without the guard the glass is a "blow" (session 11's clatter)
+    assert [r for r, _ in looks] == [["quiet low band"]]
+    ring = looks[0][1]
+    assert ring.struck(det.params) and ring.top < 2 and ring.slope_db < -0.4
+    assert detect(x, gated(quiet_low=True, ring_guard=True)) == []  # struck, not blown
+
+
+def test_a_held_blow_under_a_quiet_low_band_is_heard_and_not_taken_for_a_ring(tmp_path):
+    x = wav(tmp_path, quiet_low_room(held_two_tone()))
+    assert detect(x, WhistleDetector()) == []
+    assert detect(x, gated(quiet_low=False)) == []  # no other reason speaks for it
+    looks = []
+    det = gated(quiet_low=True, ring_guard=True)
+    det.on_cascade = lambda d, ev, ok: looks.append((ev.reasons(det.params), det.decay(d), ok))
+    found = detect(x, det)
+    assert len(found) == 1 and abs(found[0].peak_hz - 2500) < 60 and abs(found[0].onset - 2.0) < 0.1
+    (reasons, ring, ok), = looks
+    assert reasons == ["quiet low band"] and ok and not ring.struck(det.params) and abs(ring.slope_db) < 0.1
+
+
+def test_the_ring_guard_leaves_a_steady_blow_alone_on_every_route(tmp_path):
+    p = CombinedParams()
+    assert not p.ring_all and not p.ring_shipped  # session 4's reports and the older routes are not guarded
+    # A steady tone session 4 hears is one event whatever the guard watches.
+    x = wav(tmp_path, in_room(ta.tone(2500, 0.8, amp=0.2)))
+    for extra in ({}, {"quiet_low": True, "ring_guard": True, "ring_all": True, "ring_shipped": True}):
+        assert len(detect(x, gated(**extra))) == 1
