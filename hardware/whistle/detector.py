@@ -209,7 +209,9 @@ class DetectorParams:
     # and babies put harmonics at 1-1.5 kHz whose fundamentals the frame-by-frame check used to find,
     # breaking them (ESC-10 folds 1-3: 21 false alarms frame by frame, 29 held at any pitch, 24 over
     # 1.6 kHz).  Calibration lowers it under the table's lowest whistle, as steady_below_hz.
-    hold_harmonics: bool = True
+    # Off: judged on seed 11 it heard 5 more real-mix blows of 240 but let 11 more struck plates and
+    # glasses through in an hour of clatter (docs/whistle.md, session 12).
+    hold_harmonics: bool = False
     sub_majority: float = 0.8
     hold_above_hz: float = 1600.0
     refractory_s: float = 0.3
