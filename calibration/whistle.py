@@ -84,6 +84,10 @@ class Profile:
             # The table's own low whistle must not meet the low-wobble rule: the edge goes under it.
             lowest = min(s.peak_hz for s in self.signatures)
             p = dataclasses.replace(p, steady_below_hz=min(p.steady_below_hz, STEADY_UNDER * lowest))
+        if self.signatures and "hold_above_hz" not in self.overrides:
+            # and the harmonic hold reaches down to it (DetectorParams.hold_above_hz).
+            lowest = min(s.peak_hz for s in self.signatures)
+            p = dataclasses.replace(p, hold_above_hz=min(p.hold_above_hz, STEADY_UNDER * lowest))
         return dataclasses.replace(p, band_hz=self.band_hz) if self.band_hz else p
 
     def detector(self, kind: str = DEFAULT_DETECTOR) -> Any:

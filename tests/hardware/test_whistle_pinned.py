@@ -28,6 +28,8 @@ PINNED = {
         "cascade": [(1.528, 1.664, 2840.5, 0.998, None)],
         "combined": [(1.592, 1.664, 2847.5, 0.9111, None)],
     },
+    # With session 12's hold_harmonics on (off by default: docs/whistle.md) session 4 and the combined
+    # detector hear this far blow too, (1.72, 1.792, 3935.3, 0.843).
     "robot-clips/far-whistle/whistle_2016_07_02_082436_far_away.wav": {
         "session4": [],
         "cascade": [(1.56, 1.792, 3936.4, 0.9448, None)],
