@@ -48,7 +48,7 @@ from .detector import (
     DetectorParams,
     StreamDetector,
     WhistleDetector,
-    _slope,
+    level_slope,
 )
 from .verifier import HISTORY, Verifier
 
@@ -331,7 +331,7 @@ class CombinedDetector(StreamDetector):
         if len(after) < 2:
             return Decay(len(level), top, 0.0, 0.0, 0.0)
         late = after[(len(after) - 1) // 2 :]
-        return Decay(len(level), top, _slope(after), _slope(late) if len(late) >= 2 else 0.0,
+        return Decay(len(level), top, level_slope(after), level_slope(late) if len(late) >= 2 else 0.0,
                      float(after[0] - after[-1]))
 
     def _low_swing(self, onset: float | None) -> float:

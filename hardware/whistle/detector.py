@@ -79,7 +79,7 @@ def _centred(n: int) -> np.ndarray:
     return np.arange(n) - (n - 1) / 2
 
 
-def _slope(y: np.ndarray) -> float:
+def level_slope(y: np.ndarray) -> float:
     """Least-squares slope of ``y`` against its index."""
     t = _centred(len(y))
     return float(t @ y) / float(t @ t)
@@ -558,9 +558,9 @@ class WhistleDetector(StreamDetector):
         after = np.asarray(level[top:])
         if len(after) < 2 or after[1:].max() > after[0]:
             return False
-        slope = _slope(after)
+        slope = level_slope(after)
         late = after[(len(after) - 1) // 2 :]
-        return slope <= -p.ring_decay_db and _slope(late) <= -p.ring_decay_db and bool(
+        return slope <= -p.ring_decay_db and level_slope(late) <= -p.ring_decay_db and bool(
             np.abs(after - after.mean() - slope * _centred(len(after))).max() <= p.ring_jitter_db)
 
     def _held_reading(self, f: dict[str, np.ndarray], i: int, held_hz: float, hz: float, weak: bool,
