@@ -29,7 +29,8 @@ its training groups (the heatmap threshold) and each network's input channels
 quarter turns each crop is read at (``turns``, absent: ``TURNS``), the crop's side in die sides
 (``crop_context``, absent: ``CROP_CONTEXT``), whether each turn is also read mirrored (``mirror``) and
 whether a grey classifier's crops are luminance or their own colours projected on their first component
-or their pips' direction (``face_colour``, absent: "grey"; ``FACE_COLOURS``).
+or their pips' direction (``face_colour``, absent: "grey"; ``FACE_COLOURS``), and how far each crop's
+centre is moved away from the image centre towards the die's top face (``top_shift``, absent: 0, off).
 """
 
 from __future__ import annotations
@@ -79,6 +80,12 @@ FACE_COLOURS = {"grey": 0.0, "pca": 1.0, "pca-centre": 0.6, "pips": 0.6}
 LUMA_BGR = np.array([0.114, 0.587, 0.299], np.float32)  # OpenCV's BGR -> grey weights
 PIP_SHARE = 0.09  # of the central pixels, those farthest from the body's colour are the pips
 PIP_DISTINCT = 20.0  # pips closer than this to the body (BGR, Euclidean) are not distinct: luminance
+# Session 12, the top face (``top_shift`` in tuning.json, a read-time option; 0 is off): a camera above the
+# dice sees the side faces that face its principal point (about the image centre), so a die's top face lies
+# away from the image centre within its box, the farther out the die the more. Each crop's centre is moved
+# away from the image centre by top_shift x the die's side x its distance from the centre over half the
+# image's long side (so by top_shift sides at the middle of the long side's edge). ``TOP_SHIFT_MAX`` bounds it.
+TOP_SHIFT_MAX = 1.0
 
 
 def detector_input(frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
@@ -229,6 +236,16 @@ def fine_side(heat: np.ndarray, frame_side: int) -> int | None:
     return side if side >= DETECT_SIDE * 1.25 else None
 
 
+def top_faces(dice: list[tuple[float, float, float, float]], shift: float,
+              view: tuple[float, float, float]) -> list[tuple[float, float, float, float]]:
+    """Each die's (x, y, side, score) with its centre moved towards its top face: away from the image's
+    centre (``view``: its x, y and half its long side) by ``shift`` x the side x the die's distance from
+    the centre over half the long side (``top_shift``)."""
+    cx, cy, half = view
+    k = shift / max(half, 1.0)
+    return [(x + k * s * (x - cx), y + k * s * (y - cy), s, p) for x, y, s, p in dice]
+
+
 _T = TypeVar("_T")
 
 
@@ -244,10 +261,11 @@ class _TuningValues:
     def _refuse(self, key: str, expected: str) -> SensorError:
         return SensorError(f"{self.path}: {key}: expected {expected}, got {self.tuning[key]!r}")
 
-    def number(self, key: str, default: float) -> float:
+    def number(self, key: str, default: float, low: float | None = None, high: float | None = None) -> float:
         value = self.tuning.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self._refuse(key, "a number")
+        bounded = low is not None and high is not None
+        if isinstance(value, bool) or not isinstance(value, int | float) or (bounded and not low <= value <= high):
+            raise self._refuse(key, f"a number from {low} to {high}" if bounded else "a number")
         return float(value)
 
     def flag(self, key: str, default: bool) -> bool:
@@ -296,6 +314,8 @@ class NetReader:
         # die sides, and whether each turn is also read mirrored (a face's value does not mirror either).
         self.context = value.number("crop_context", CROP_CONTEXT)
         self.mirror = value.flag("mirror", False)
+        # Session 12: each crop moved towards the die's top face, away from the image centre (``top_shift``, 0: off).
+        self.top_shift = value.number("top_shift", 0.0, 0.0, TOP_SHIFT_MAX)
 
     def heatmap(self, frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
         """The detector's output (heat, log side) for a frame (grey or BGR), and the frame's scale to its input."""
@@ -318,13 +338,20 @@ class NetReader:
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]
 
     def classify(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]], turns: int | None = None,
-                 context: float | None = None, mirror: bool | None = None) -> np.ndarray:
+                 context: float | None = None, mirror: bool | None = None, top_shift: float | None = None,
+                 view: tuple[float, float, float] | None = None) -> np.ndarray:
         """Class probabilities (N x 7: not a die, 1..6) for each detected die in a frame (grey or BGR),
-        averaged over ``turns`` quarter turns, each also mirrored when ``mirror`` (None: the tuned ones)."""
+        averaged over ``turns`` quarter turns, each also mirrored when ``mirror``, each crop moved by
+        ``top_shift`` towards the top face (None: the tuned ones). ``view`` is the image's centre and half
+        its long side in the frame's pixels (None: the frame's own; ``read`` passes the whole image's when
+        it reads a region of it)."""
         if not dice:
             return np.zeros((0, 7), np.float32)
         frame = as_channels(frame, self.crop_channels)
         context = self.context if context is None else context
+        shift = self.top_shift if top_shift is None else top_shift
+        if shift:
+            dice = top_faces(dice, shift, view or (frame.shape[1] / 2, frame.shape[0] / 2, max(frame.shape[:2]) / 2))
         crops = np.stack([crop_die(frame, x, y, s, self.crop, context) for x, y, s, _ in dice])
         crops = normalise_crops(project_face(crops, self.face_colour) if self.face_colour != "grey" else crops)
         # The four quarter turns of each crop, averaged: the face's value does not turn with it.
@@ -342,6 +369,7 @@ class NetReader:
 
     def read(self, frame: np.ndarray, region: Box | None = None) -> list[DieReading]:
         ox = oy = 0
+        full_h, full_w = frame.shape[:2]
         if region is not None:
             ox, oy, w, h = region
             frame = frame[oy : oy + h, ox : ox + w]
@@ -354,7 +382,9 @@ class NetReader:
             shrink = WORK_SIDE / max(frame.shape[:2])
             frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         dice = self.detect(frame)
-        probs = self.classify(frame, dice)
+        # the whole image's centre and half long side in this (cut, scaled) frame's pixels: the top face's way
+        view = ((full_w / 2 - ox) * shrink, (full_h / 2 - oy) * shrink, max(full_w, full_h) / 2 * shrink)
+        probs = self.classify(frame, dice, view=view)
         readings = []
         for (x, y, side, _score), p in zip(dice, probs, strict=True):
             x, y, side = x / shrink, y / shrink, side / shrink

@@ -315,6 +315,9 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
         ("turns", 3, "expected one of 1 or 2 or 4, got 3"),
         ("fine", "yes", "expected true or false, got 'yes'"),
         ("crop", 4096, "expected one of 8..256, got 4096"),
+        ("top_shift", 1.5, "expected a number from 0.0 to 1.0, got 1.5"),
+        ("top_shift", "far", "expected a number from 0.0 to 1.0, got 'far'"),
+        ("top_shift", True, "expected a number from 0.0 to 1.0, got True"),
     ],
 )
 def test_a_bad_tuning_value_is_refused_with_its_key(tmp_path: Path, key: str, value: object, expected: str) -> None:
@@ -334,3 +337,68 @@ def test_a_bad_tuning_value_is_refused_with_its_key(tmp_path: Path, key: str, va
     (tmp_path / "tuning.json").write_text("[1, 2]")
     with pytest.raises(SensorError, match="expected a JSON object, got list"):
         NetReader(tmp_path)
+
+
+def _with_tuning(tmp_path: Path, **values: object) -> NetReader:
+    """The shipped weights with ``values`` added to their tuning.json."""
+    import json
+    import shutil
+
+    shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
+    tuning = json.loads((tmp_path / "tuning.json").read_text())
+    (tmp_path / "tuning.json").write_text(json.dumps({**tuning, **values}))
+    return NetReader(tmp_path)
+
+
+def test_top_shift_off_reads_exactly_as_before(shared_data: Path, tmp_path: Path) -> None:
+    """``top_shift`` 0 (and absent, the shipped tuning) reads real photos identically: same values, confidences, boxes."""
+    off = _with_tuning(tmp_path, top_shift=0)
+    assert off.top_shift == 0.0 and shared_reader().top_shift == 0.0
+    items = _sample(labelled.roboflow(shared_data / "dice" / "roboflow-mixed", ["iphone-table"]), 2, most=5)
+    items += _sample(labelled.webcam(shared_data / "dice" / "webcam-train"), 2)
+    for item in items:
+        frame = read_image(item.path)
+        assert off.read(frame) == shared_reader().read(frame)
+        dice = off.detect(frame)
+        assert np.array_equal(off.classify(frame, dice), shared_reader().classify(frame, dice, top_shift=0.0))
+
+
+def test_top_shift_moves_each_crop_away_from_the_image_centre(shared_data: Path, tmp_path: Path) -> None:
+    """On a real tray photo: each die's crop is cut ``top_shift`` x its side x its distance from the image
+    centre over half the long side farther out (towards its top face); the reader with the option in its
+    tuning reads exactly the crops the reader without it reads at the moved centres."""
+    item = _sample(labelled.roboflow(shared_data / "dice" / "roboflow-mixed", ["hex-trays"]), 3, most=20)[0]
+    frame = read_image(item.path)
+    h, w = frame.shape[:2]
+    shifted = _with_tuning(tmp_path, top_shift=0.3)
+    dice = shifted.detect(frame)
+    assert len(dice) >= 3
+    cx, cy, half = w / 2, h / 2, max(w, h) / 2
+    moved = [(x + 0.3 * s * (x - cx) / half, y + 0.3 * s * (y - cy) / half, s, p) for x, y, s, p in dice]
+    for (x, y, s, _), (mx, my, _, _) in zip(dice, moved, strict=True):
+        out = np.hypot(x - cx, y - cy)
+        assert np.hypot(mx - cx, my - cy) - out == pytest.approx(0.3 * s * out / half)  # outwards, not across
+    assert max(np.hypot(mx - x, my - y) for (x, y, *_), (mx, my, *_) in zip(dice, moved, strict=True)) > 2  # really moved
+    assert np.allclose(shifted.classify(frame, dice), shared_reader().classify(frame, moved), atol=1e-5)
+    assert not np.allclose(shifted.classify(frame, dice), shifted.classify(frame, dice, top_shift=0.0), atol=1e-4)
+
+
+def test_top_shift_in_a_region_is_away_from_the_whole_image_centre(shared_data: Path, tmp_path: Path) -> None:
+    """Reading the calibrated tray region of a frame, the crops move away from the whole image's centre
+    (the camera's), not the region's."""
+    item = _sample(labelled.roboflow(shared_data / "dice" / "roboflow-mixed", ["hex-trays"]), 3, most=20)[0]
+    frame = read_image(item.path)
+    h, w = frame.shape[:2]
+    shifted = _with_tuning(tmp_path, top_shift=0.3)
+    ox, oy, rw, rh = 40, 100, 500, 400
+    cut = frame[oy : oy + rh, ox : ox + rw]
+    dice = shifted.detect(cut)
+    assert dice
+    view = (w / 2 - ox, h / 2 - oy, max(w, h) / 2)
+    probs = shifted.classify(cut, dice, view=view)
+    kept = [(p, (x, y, s)) for (x, y, s, _), p in zip(dice, probs, strict=True)
+            if p[1:].max() >= max(shifted.min_face, p[0])]
+    got = shifted.read(frame, (ox, oy, rw, rh))
+    assert [r.face for r in got] == [int(np.argmax(p[1:])) + 1 for p, _ in kept]
+    assert [r.confidence for r in got] == pytest.approx([float(p[1:].max()) for p, _ in kept], abs=1e-6)
+    assert not np.allclose(probs, shifted.classify(cut, dice), atol=1e-4)  # the region's own centre differs
