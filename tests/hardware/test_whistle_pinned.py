@@ -28,14 +28,14 @@ PINNED = {
         "cascade": [(1.528, 1.664, 2840.5, 0.998, None)],
         "combined": [(1.592, 1.664, 2847.5, 0.9111, None)],
     },
-    # With session 12's hold_harmonics on (off by default: docs/whistle.md) session 4 and the combined
-    # detector hear this far blow too, (1.72, 1.792, 3935.3, 0.843).
+    # Session 12's hold_harmonics: this far blow no longer breaks where a line under it flips the
+    # fundamental, so session 4 (and the combined detector through it) hears it, as the cascade did.
     "robot-clips/far-whistle/whistle_2016_07_02_082436_far_away.wav": {
-        "session4": [],
+        "session4": [(1.72, 1.792, 3935.3, 0.843, None)],
         "cascade": [(1.56, 1.792, 3936.4, 0.9448, None)],
         # With session 12's quiet-low route on (CombinedParams.quiet_low, off by default: it failed its seed-10
         # rule) the combined detector hears this real, distant blow: (1.56, 1.728, 3943.1, 0.9882, None).
-        "combined": [],
+        "combined": [(1.72, 1.792, 3935.3, 0.843, None)],
     },
     "r2k-clips/16k/w1.wav": {
         "session4": [(0.392, 0.512, 2382.0, 0.9285, None)],
