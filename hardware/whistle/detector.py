@@ -24,7 +24,10 @@ computed for the block's frames at once with numpy:
 A blow starts on a frame passing the strict ("on") thresholds and must then
 hold, frame after frame, through the loose ("off") ones at the same pitch
 and loudness (hysteresis; after it is reported a short gap is allowed for
-the pea's chop).  Once it has lasted ``min_duration_s`` it is reported,
+the pea's chop).  The harmonic check is read over the blow, not frame by
+frame (``hold_harmonics``): a blow held at 1.6 kHz or more keeps a frame
+whose loudest line is its pitch or a multiple of it, whatever line near a
+third or a quarter flickered under it (a motor in the recording).  Once it has lasted ``min_duration_s`` it is reported,
 unless most of its frames were voice-like; a refractory period, extended
 only by frames near the reported blow's pitch, then makes one blow one
 event.  The only Python loop runs over frames (about 4 per block), never
