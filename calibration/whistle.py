@@ -80,14 +80,14 @@ class Profile:
         from hardware.whistle.detector import DetectorParams
 
         p = DetectorParams(**self.overrides)
-        if self.signatures and "steady_below_hz" not in self.overrides:
-            # The table's own low whistle must not meet the low-wobble rule: the edge goes under it.
-            lowest = min(s.peak_hz for s in self.signatures)
-            p = dataclasses.replace(p, steady_below_hz=min(p.steady_below_hz, STEADY_UNDER * lowest))
-        if self.signatures and "hold_above_hz" not in self.overrides:
+        if self.signatures:
+            under = STEADY_UNDER * min(s.peak_hz for s in self.signatures)
+            # The table's own low whistle must not meet the low-wobble rule: the edge goes under it,
             # and the harmonic hold reaches down to it (DetectorParams.hold_above_hz).
-            lowest = min(s.peak_hz for s in self.signatures)
-            p = dataclasses.replace(p, hold_above_hz=min(p.hold_above_hz, STEADY_UNDER * lowest))
+            if "steady_below_hz" not in self.overrides:
+                p = dataclasses.replace(p, steady_below_hz=min(p.steady_below_hz, under))
+            if "hold_above_hz" not in self.overrides:
+                p = dataclasses.replace(p, hold_above_hz=min(p.hold_above_hz, under))
         return dataclasses.replace(p, band_hz=self.band_hz) if self.band_hz else p
 
     def detector(self, kind: str = DEFAULT_DETECTOR) -> Any:

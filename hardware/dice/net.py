@@ -43,7 +43,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
-from companion.errors import SensorError
+from companion.errors import SensorError, brief
 
 from .model import Box, DieReading
 
@@ -259,7 +259,7 @@ class _TuningValues:
         self.tuning = tuning
 
     def _refuse(self, key: str, expected: str) -> SensorError:
-        return SensorError(f"{self.path}: {key}: expected {expected}, got {self.tuning[key]!r}")
+        return SensorError(f"{self.path}: {key}: expected {expected}, got {brief(self.tuning[key])}")
 
     def number(self, key: str, default: float, low: float | None = None, high: float | None = None) -> float:
         value = self.tuning.get(key, default)

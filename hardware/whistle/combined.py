@@ -48,7 +48,7 @@ from .detector import (
     DetectorParams,
     StreamDetector,
     WhistleDetector,
-    level_slope,
+    decay_slopes,
 )
 from .verifier import HISTORY, Verifier
 
@@ -326,13 +326,8 @@ class CombinedDetector(StreamDetector):
         m = win.argmax(axis=1)
         idx = np.clip(m[:, None] + np.arange(-2, 3)[None, :], 0, 2 * w)
         level = 10 * np.log10(win[np.arange(len(p))[:, None], idx].sum(axis=1) + EPS)
-        top = int(level.argmax())
-        after = level[top:]
-        if len(after) < 2:
-            return Decay(len(level), top, 0.0, 0.0, 0.0)
-        late = after[(len(after) - 1) // 2 :]
-        return Decay(len(level), top, level_slope(after), level_slope(late) if len(late) >= 2 else 0.0,
-                     float(after[0] - after[-1]))
+        top, slope, late = decay_slopes(level)
+        return Decay(len(level), top, slope, late, float(level[top] - level[-1]))
 
     def _low_swing(self, onset: float | None) -> float:
         """The 188-1000 Hz level's std (dB) over the 0.64 s before ``onset`` and the frames since, pooled."""

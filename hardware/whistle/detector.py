@@ -27,8 +27,8 @@ and loudness (hysteresis; after it is reported a short gap is allowed for
 the pea's chop).  The harmonic check is read over the blow, not frame by
 frame (``hold_harmonics``): a blow held at 1.6 kHz or more keeps a frame
 whose loudest line is its pitch or a multiple of it, whatever line near a
-third or a quarter flickered under it (a motor in the recording).  Once it has lasted ``min_duration_s`` it is reported,
-unless most of its frames were voice-like; a refractory period, extended
+third or a quarter flickered under it (a motor in the recording).  Once it
+has lasted ``min_duration_s`` it is reported, unless most of its frames were voice-like; a refractory period, extended
 only by frames near the reported blow's pitch, then makes one blow one
 event.  The only Python loop runs over frames (about 4 per block), never
 over samples.
@@ -87,6 +87,15 @@ def level_slope(y: np.ndarray) -> float:
     """Least-squares slope of ``y`` against its index."""
     t = _centred(len(y))
     return float(t @ y) / float(t @ t)
+
+
+def decay_slopes(level: np.ndarray) -> tuple[int, float, float]:
+    """A level's (dB, frame by frame) loudest frame, and its slope from there to the last frame and over
+    the later half of those frames (0.0 where fewer than 2 frames): what a struck sound's tests read."""
+    top = int(level.argmax())
+    after = level[top:]
+    late = after[(len(after) - 1) // 2 :]
+    return (top, level_slope(after) if len(after) >= 2 else 0.0, level_slope(late) if len(late) >= 2 else 0.0)
 
 
 def frames_of(buf: np.ndarray, block: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
@@ -495,12 +504,12 @@ class WhistleDetector(StreamDetector):
             # its loudest frame (a struck die rings and dies within a frame).
             held_hz = float(_median(blow.recent_hz))
             loud = f["level"][i] >= blow.loudest - p.max_drop_db
-            hz_i, weak_i, strong_i = hz[i], weak[i], strong[i]
+            hz_i, weak_i = hz[i], weak[i]
             own = weak_i and abs(hz_i - held_hz) <= p.max_jump * held_hz
             # Only before the report: after it, the blow's end only sets the quiet that follows, which
             # must not grow over the next blow's onset.
             if p.hold_harmonics and not blow.emitted and held_hz >= p.hold_above_hz and not own:
-                hz_i, weak_i, strong_i = self._held_reading(f, i, held_hz, hz_i, weak_i, strong_i)
+                hz_i, weak_i = self._held_reading(f, i, held_hz, hz_i, weak_i)
             same = abs(hz_i - held_hz) <= p.max_jump * held_hz and loud
             if weak_i and same:
                 blow.last_good, blow.last_end = j, end
@@ -516,7 +525,7 @@ class WhistleDetector(StreamDetector):
                 blow.level.append(f["level"][i])
                 blow.margin.append(f["margin"][i])
                 blow.voice.append(f["voice"][i])
-                blow.strong += bool(strong_i)
+                blow.strong += bool(strong[i])  # a frame the held reading kept is never strong
                 if blow.last_end - blow.onset >= p.min_duration_s and blow.strong >= p.min_strong_frames:
                     voiced = np.mean(np.asarray(blow.voice) > p.voice_db)
                     if voiced > p.max_voiced_fraction:
@@ -580,18 +589,18 @@ class WhistleDetector(StreamDetector):
         return slope <= -p.ring_decay_db and level_slope(late) <= -p.ring_decay_db and bool(
             np.abs(after - after.mean() - slope * _centred(len(after))).max() <= p.ring_jitter_db)
 
-    def _held_reading(self, f: dict[str, np.ndarray], i: int, held_hz: float, hz: float, weak: bool,
-                      strong: bool) -> tuple[float, bool, bool]:
-        """Frame ``i`` read as the blow under way (``held_hz``) would read it: its loudest line is the held
-        pitch or a 2nd-4th multiple of it, whatever sub-harmonic line the frame alone took for the
-        fundamental (which may lie under the band), as a weak frame.  Otherwise the frame's own reading."""
+    def _held_reading(self, f: dict[str, np.ndarray], i: int, held_hz: float, hz: float,
+                      weak: bool) -> tuple[float, bool]:
+        """Frame ``i``'s (pitch, weak) read as the blow under way (``held_hz``) would read it: its loudest
+        line is the held pitch or a 2nd-4th multiple of it, whatever sub-harmonic line the frame alone took
+        for the fundamental (which may lie under the band).  Otherwise the frame's own reading.  Such a
+        frame keeps the blow going but never counts as strong: the blow's strong frames are its own
+        readings (music's notes held so gave 10 % more false alarms, 3 % so)."""
         peak = float(f["peak_hz"][i])
         for d in (1, 2, 3, 4):
             if abs(peak / d - held_hz) <= self.params.max_jump * held_hz:
-                # It keeps the blow going but does not count as strong: the blow's strong frames are
-                # its own readings (music's notes held so gave 10 % more false alarms, 3 % so).
-                return peak / d, bool(f["weak_any"][i]), strong
-        return hz, weak, strong
+                return peak / d, bool(f["weak_any"][i])
+        return hz, weak
 
     def _blow_pitches(self, blow: _Blow) -> list[float]:
         """The blow's pitch, frame by frame: its loudest line's, unless a sub-harmonic line was the
@@ -606,14 +615,12 @@ class WhistleDetector(StreamDetector):
         return blow.peak_hz if bool((np.abs(peaks - centre) <= p.max_jump * centre).all()) else blow.hz
 
     def _struck(self, level: list[float]) -> bool:
-        """Loudest in its first HELD_RING_TOP frames and falling ``held_ring_db`` a frame or more since (least
-        squares), over the later half too: a struck sound (no straight-line test: flicker breaks it)."""
-        top = int(np.argmax(level))
-        after = np.asarray(level[top:])
-        if top >= HELD_RING_TOP or len(after) < 3:
-            return False
-        late = after[(len(after) - 1) // 2 :]
-        return level_slope(after) <= -self.params.held_ring_db and level_slope(late) <= -self.params.held_ring_db
+        """Loudest in its first HELD_RING_TOP frames, at least 3 frames from there, and falling ``held_ring_db``
+        a frame or more since (least squares), over the later half too: a struck sound (no straight-line
+        test: flicker breaks it)."""
+        top, slope, late = decay_slopes(np.asarray(level))
+        d = self.params.held_ring_db
+        return top < HELD_RING_TOP and len(level) - top >= 3 and slope <= -d and late <= -d
 
     def _wobbling_low(self, hz: list[float]) -> bool:
         """Under ``steady_below_hz``, whether the blow's pitch wanders more than ``steady_cents`` (median
