@@ -58,6 +58,10 @@ SYNTH_TEST = (300, 9001)  # the synthetic group's images the benchmark reads (ne
 # glittering (pip_render._draw_tilted_die), as crops only, so the detector's training data is unchanged.
 FACE_RENDERS = (1600, 1602, 0.7)
 FACE_CACHE = ROOT / "benchmarks" / "out" / "dice-face-renders-v1.npz"
+# session 13's --face-render-view perspective: the same renders, their tilted dice drawn by a pinhole camera
+# (pip_render._draw_perspective_die) instead
+FACE_CACHE_PERSPECTIVE = ROOT / "benchmarks" / "out" / "dice-face-renders-persp-v1.npz"
+FACE_RENDER_VIEWS = {"orthographic": FACE_CACHE, "perspective": FACE_CACHE_PERSPECTIVE}
 STORE = 64  # stored classifier crops: STORE px for STORE_CONTEXT x the die's side
 STORE_CONTEXT = 2.0
 PATCH = 128  # detector training patches (detector-input pixels)
@@ -70,9 +74,10 @@ GREY_SHARE = 0.3  # colour detector: this share of colour training patches is sh
 # ----------------------------------------------------------------------------- data
 
 
-def synthetic_items(n: int, seed: int, size: int = 320, tilted: float = 0.0) -> list[tuple[np.ndarray, labelled.Labelled]]:
+def synthetic_items(n: int, seed: int, size: int = 320, tilted: float = 0.0,
+                    perspective: bool = False) -> list[tuple[np.ndarray, labelled.Labelled]]:
     out = []
-    for k, (img, dice) in enumerate(render_set(n, seed, size, tilted)):
+    for k, (img, dice) in enumerate(render_set(n, seed, size, tilted, perspective)):
         item = labelled.Labelled(
             Path(f"synthetic/{seed}-{k}.png"),
             labelled.SYNTHETIC,
@@ -162,8 +167,10 @@ def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
     }
 
 
-def face_render_crops(renders: tuple[int, int, float] = FACE_RENDERS, cache: Path = FACE_CACHE) -> dict[str, np.ndarray]:
-    """The classifier's extra renders as stored crops (BGR and grey) and their values (0: not a die); built once."""
+def face_render_crops(renders: tuple[int, int, float] = FACE_RENDERS, view: str = "orthographic") -> dict[str, np.ndarray]:
+    """The classifier's extra renders as stored crops (BGR and grey) and their values (0: not a die); built once.
+    ``view``: how their tilted dice are drawn (``FACE_RENDER_VIEWS``; each its own cache)."""
+    cache = FACE_RENDER_VIEWS[view]
     if cache.is_file():
         with np.load(cache) as z:
             if tuple(z["renders"].tolist()) == tuple(renders):
@@ -171,7 +178,7 @@ def face_render_crops(renders: tuple[int, int, float] = FACE_RENDERS, cache: Pat
     started = time.time()
     rng = np.random.default_rng(renders[1] + 1)
     crops, grey_crops, values = [], [], []
-    for frame, item in synthetic_items(*renders[:2], tilted=renders[2]):
+    for frame, item in synthetic_items(*renders[:2], tilted=renders[2], perspective=view == "perspective"):
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         cuts = [(d.x, d.y, d.size, d.value) for d in item.dice]
         cuts += [(x, y, side, 0) for x, y, side in _negatives(rng, frame, item, max(1, len(item.dice) // 2))]
@@ -701,6 +708,9 @@ def main() -> int:
     ap.add_argument("--face-render-share", type=float, default=0.0,
                     help="the share of each classifier batch drawn from the extra renders (session 12; 0: they are part of "
                          "the synthetic group, the shipped recipe)")
+    ap.add_argument("--face-render-view", choices=tuple(FACE_RENDER_VIEWS), default="orthographic",
+                    help="how the extra renders' tilted dice are drawn (session 13): orthographic, side faces darkened "
+                         "(the shipped recipe), or perspective, a pinhole camera above the table, side faces lit nearly as the top")
     ap.add_argument("--face-blur", action="store_true",
                     help="also give the classifier's crops motion blur and lost resolution (session 12; measured)")
     ap.add_argument("--shared", type=Path, default=None)
@@ -762,7 +772,7 @@ def main() -> int:
         ap.error("--face-render-share needs the extra renders (--face-renders)")
     n_before = sum(len(c) for c in crops)
     if args.face_renders:  # the synthetic group's: a training render's image index stands for them
-        extra = face_render_crops((args.face_renders, *FACE_RENDERS[1:]))
+        extra = face_render_crops((args.face_renders, *FACE_RENDERS[1:]), args.face_render_view)
         crops.append(extra["crops" if bgr else "crops_grey"])
         stand_in = int(np.nonzero((data["group"] == labelled.SYNTHETIC) & ~data["synth_test"])[0][0])
         meta.append(np.stack([np.full(len(extra["values"]), stand_in), extra["values"]], 1))
@@ -775,7 +785,8 @@ def main() -> int:
                 "face_widths": list(args.face_widths), "crop": args.crop, "turns": args.turns,
                 "face_renders": args.face_renders, **({"face_colour": args.face_colour} if colour else {}),
                 **({"face_render_share": args.face_render_share} if args.face_render_share else {}),
-                **({"face_blur": True} if args.face_blur else {})}
+                **({"face_blur": True} if args.face_blur else {}),
+                **({"face_render_view": args.face_render_view} if args.face_render_view != "orthographic" else {})}
     (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
     tuning = tune(args.out, tuning_photos(shared, args.hold_out, args.within, args.seed), args.tune_read_options)

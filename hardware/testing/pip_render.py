@@ -315,14 +315,149 @@ def _draw_tilted_die(
     return float(x0 + x1) / 2, float(y0 + y1) / 2, float(max(x1 - x0, y1 - y0))
 
 
+def _rounded_square(k: int, corner: float) -> np.ndarray:
+    """A k x k alpha mask of a die's face: a square with rounded corners (``corner``: radius over half the side)."""
+    t = (np.arange(k, dtype=np.float32) + 0.5) / k * 2 - 1
+    a = 1 - corner
+    dx = np.maximum(np.abs(t)[None, :] - a, 0)
+    dy = np.maximum(np.abs(t)[:, None] - a, 0)
+    outside = np.sqrt(dx * dx + dy * dy) - corner  # < 0 inside, in half sides
+    return np.clip(0.5 - outside * k / 2, 0, 1)
+
+
+def _face_texture(
+    rng: np.random.Generator, body: np.ndarray, pip: np.ndarray, value: int, spread: float, radius: float
+) -> np.ndarray:
+    """One face of a die, square (its side is ``body``'s): the body's texture and ``value``'s pips, jittered."""
+    k = body.shape[0]
+    face = body.copy()
+    quarter = int(rng.integers(4))  # the layouts of 2, 3 and 6 lie either way on a face
+    for px, py in LAYOUT[value]:
+        for _ in range(quarter):
+            px, py = -py, px
+        p = k / 2 + np.array([px, py]) * spread * k / 2 + rng.normal(0, k * 0.01, 2)
+        centre = (int(round(p[0] * 4)), int(round(p[1] * 4)))  # noqa: RUF046 (numpy floats: cv2 wants ints)
+        cv2.circle(face, centre, max(1, int(radius * k * 4)), pip.tolist(), -1, cv2.LINE_AA, 2)
+    return face
+
+
+def _side_values(rng: np.random.Generator, top: int) -> list[int]:
+    """The four side faces' values around a die whose top is ``top``, in order: opposite faces sum to 7."""
+    a = int(rng.choice([v for v in range(1, 7) if v not in (top, 7 - top)]))
+    b = int(rng.choice([v for v in range(1, 7) if v not in (top, 7 - top, a, 7 - a)]))
+    return [a, b, 7 - a, 7 - b]
+
+
+def _pinhole_view(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A camera above the table looking at a die (units: the die's side): its centre and its axes
+    (rows: image right, image down, forward).  Height 6..35 sides, pitched 0..45 degrees from straight down
+    (a quarter straight down, as the Pi's camera), the die 0..40 degrees off the optical axis (a phone's
+    field of view); the ray to the die 15..65 degrees from vertical, so one to three side faces show, as
+    deep as the hex-trays photos' oblique dice."""
+    for _ in range(50):
+        height = float(np.exp(rng.uniform(math.log(6), math.log(35))))
+        pitch = 0.0 if rng.random() < 0.25 else math.radians(rng.uniform(0, 45))
+        yaw = rng.uniform(0, 2 * math.pi)
+        fwd = np.array([math.sin(pitch) * math.cos(yaw), math.sin(pitch) * math.sin(yaw), -math.cos(pitch)])
+        right = np.cross(fwd, [math.cos(yaw + 1.0), math.sin(yaw + 1.0), 0.0])
+        right /= np.linalg.norm(right)
+        down = np.cross(fwd, right)
+        off, where = math.radians(40) * math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
+        ray = math.cos(off) * fwd + math.sin(off) * (math.cos(where) * right + math.sin(where) * down)
+        if math.radians(15) <= math.acos(-ray[2]) <= math.radians(65):
+            break
+    centre = -ray * (height - 0.5) / -ray[2]  # the die's centre at the origin, the table at z = -0.5
+    return centre, np.stack([right, down, fwd])
+
+
+def _perspective_faces(
+    rng: np.random.Generator, cx: float, cy: float, side: float, value: int
+) -> list[tuple[np.ndarray, int, float]]:
+    """The faces a pinhole camera above the table sees of a die (``_pinhole_view``): the top first, then
+    the side faces that turn toward the camera, each as (its corners in the image, 4 x 2; its value;
+    its light).  Scaled so the top face's edges are ``side`` long on average, centred on (cx, cy)."""
+    camera, axes = _pinhole_view(rng)
+    spin = rng.uniform(0, 2 * math.pi)
+    e1 = np.array([math.cos(spin), math.sin(spin), 0.0]) / 2
+    e2 = np.array([-math.sin(spin), math.cos(spin), 0.0]) / 2
+    up = np.array([0.0, 0.0, 0.5])
+    top3 = np.array([up - e1 - e2, up + e1 - e2, up + e1 + e2, up - e1 + e2])
+    cam = (top3 - camera) @ axes.T
+    flat = cam[:, :2] / cam[:, 2:]
+    scale = side / float(np.mean(np.linalg.norm(flat - np.roll(flat, -1, 0), axis=1)))
+    shift = np.array([cx, cy]) - flat.mean(axis=0) * scale
+
+    def project(p: np.ndarray) -> np.ndarray:
+        q = (p - camera) @ axes.T
+        return (q[..., :2] / q[..., 2:] * scale + shift).astype(np.float32)
+
+    faces = [(project(top3), value, rng.uniform(0.95, 1.15))]
+    for edge, around in enumerate(_side_values(rng, value)):
+        a, b = top3[edge], top3[(edge + 1) % 4]
+        outward = (a + b) / 2 - up
+        if float((camera - outward) @ outward) > 0:  # this side face turns toward the camera
+            faces.append((project(np.array([a, b, b - 2 * up, a - 2 * up])), around, rng.uniform(0.7, 1.05)))
+    return faces
+
+
+def _draw_perspective_die(
+    rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, side: float, value: int
+) -> tuple[float, float, float]:
+    """A die seen by a pinhole camera above the table (``_pinhole_view``), drawn in ``img``; returns its box
+    as roboflow-mixed labels one: (x, y, side), the square around the whole silhouette.
+
+    Every visible face (the top and the side faces that face the camera) is a square texture (the body:
+    plain, marbled or glittering, ``_body_texture``; its own pips, opposite faces summing to 7; rounded
+    corners) warped by the face's homography, so the side faces' pips are foreshortened and converge as a
+    photo's.  Side faces are lit nearly as the top (0.7..1.05 against 0.95..1.15).  The projection is
+    scaled so the top face's edges are ``side`` long on average and centred on (cx, cy).
+    """
+    h, w = img.shape[:2]
+    body, pip = _die_colours(rng)
+    faces = _perspective_faces(rng, cx, cy, side, value)
+    quads = [q for q, _, _ in faces]
+    hull = cv2.convexHull(np.concatenate(quads)).reshape(-1, 2)
+    light = rng.uniform(0, 2 * math.pi)  # shadow of the whole silhouette
+    off = np.array([math.cos(light), math.sin(light)]) * side * rng.uniform(0.05, 0.35)
+    mask = np.zeros((h, w), np.float32)
+    cv2.fillConvexPoly(mask, (hull + off).astype(np.int32), 1.0)
+    img *= (1 - rng.uniform(0.2, 0.5) * cv2.GaussianBlur(mask, (0, 0), max(1.0, side * 0.12)))[..., None]
+    k = int(max(16, side * 1.5))
+    texture = _body_texture(rng, k, k * len(faces), k, body)
+    translucent = rng.random() < 0.15
+    alpha = rng.uniform(0.45, 0.75) if translucent else 1.0
+    rounded = _rounded_square(k, rng.uniform(0.1, 0.3))
+    spread, radius = rng.uniform(0.48, 0.6), rng.uniform(0.08, 0.11)
+    square = np.float32([[0, 0], [k, 0], [k, k], [0, k]])
+    top_mask = np.zeros((h, w), np.float32)
+    for n, ((_, shown, shade), quad) in enumerate(zip(faces, quads, strict=True)):
+        tex = _face_texture(rng, np.ascontiguousarray(texture[:, n * k:(n + 1) * k]), pip, shown, spread, radius) * shade
+        warp = cv2.getPerspectiveTransform(square, quad)
+        t = cv2.warpPerspective(tex, warp, (w, h), flags=cv2.INTER_LINEAR)
+        m = cv2.warpPerspective(rounded, warp, (w, h), flags=cv2.INTER_LINEAR)[..., None] * alpha
+        img[:] = img * (1 - m) + t * m
+        if n == 0:
+            top_mask = m[..., 0]
+    if rng.random() < 0.15:  # a specular glare spot on the top face
+        g = np.zeros((h, w), np.float32)
+        q = quads[0].mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * side
+        cv2.circle(g, (int(q[0]), int(q[1])), max(1, int(side * 0.15)), 1.0, -1)
+        img[:] = img + 120 * (cv2.GaussianBlur(g, (0, 0), max(1.0, side * 0.1)) * top_mask)[..., None]
+    x0, y0 = hull.min(axis=0)
+    x1, y1 = hull.max(axis=0)
+    return float(x0 + x1) / 2, float(y0 + y1) / 2, float(max(x1 - x0, y1 - y0))
+
+
 def render_scene(
-    rng: np.random.Generator, size: int = 320, tilted: float = 0.0
+    rng: np.random.Generator, size: int = 320, tilted: float = 0.0, perspective: bool = False
 ) -> tuple[np.ndarray, list[tuple[float, float, float, int]]]:
     """A photo of pip dice and its dice (x, y, side, value).
 
     ``tilted``: the share of dice drawn seen obliquely (``_draw_tilted_die``:
     deep side faces, marbled and glittering bodies, labelled by their whole
-    silhouette); 0, the default, draws exactly the former renders.
+    silhouette); 0, the default, draws exactly the former renders.  ``perspective``
+    (session 13): those dice are drawn by ``_draw_perspective_die`` (a pinhole
+    camera above the table, side faces lit nearly as the top) instead.
     """
     h = w = size
     img = background(rng, h, w)
@@ -339,7 +474,8 @@ def render_scene(
     drawn = []
     for x, y, side, value in dice:
         if tilted and rng.random() < tilted:
-            x, y, side = _draw_tilted_die(rng, img, x, y, side, value)
+            draw = _draw_perspective_die if perspective else _draw_tilted_die
+            x, y, side = draw(rng, img, x, y, side, value)
         else:
             _draw_die(rng, img, x, y, side, value)
         drawn.append((x, y, side, value))
@@ -372,7 +508,7 @@ def render_scene(
 
 
 def render_set(
-    n: int, seed: int, size: int = 320, tilted: float = 0.0
+    n: int, seed: int, size: int = 320, tilted: float = 0.0, perspective: bool = False
 ) -> list[tuple[np.ndarray, list[tuple[float, float, float, int]]]]:
     rng = np.random.default_rng(seed)
-    return [render_scene(rng, size, tilted) for _ in range(n)]
+    return [render_scene(rng, size, tilted, perspective) for _ in range(n)]

@@ -9,7 +9,14 @@ import cv2
 import numpy as np
 
 from hardware.dice import labelled
-from hardware.testing.pip_render import _draw_tilted_die, render_set
+from hardware.testing import pip_render
+from hardware.testing.pip_render import (
+    _die_colours,
+    _draw_perspective_die,
+    _draw_tilted_die,
+    _perspective_faces,
+    render_set,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from dice_stages import pair, verdict
@@ -36,6 +43,59 @@ def test_renders_are_reproducible_and_tilting_is_opt_in() -> None:
     for img, dice in tilted:
         assert img.shape == (320, 320, 3) and img.dtype == np.uint8
         assert all(1 <= v <= 6 and s > 0 for _, _, s, v in dice)
+
+
+def _plain_bodies(monkeypatch) -> None:
+    """Plain die bodies, so a face's pips are the only blobs on it."""
+    monkeypatch.setattr(pip_render, "_body_texture", lambda _rng, h, w, _side, body: np.broadcast_to(body, (h, w, 3)).astype(np.float32))
+
+
+def _pips_on(img: np.ndarray, quad: np.ndarray, k: int = 96) -> int:
+    """The pips on one face: the face warped back to a square, blobs apart from its body's grey."""
+    square = np.float32([[0, 0], [k, 0], [k, k], [0, k]])
+    face = cv2.warpPerspective(img, cv2.getPerspectiveTransform(quad, square), (k, k), flags=cv2.INTER_LINEAR)
+    grey = cv2.cvtColor(np.clip(face, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inner = grey[k // 8:-k // 8, k // 8:-k // 8]
+    apart = (np.abs(inner - np.median(inner)) > 25).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(apart)
+    return sum(1 for a in stats[1:, cv2.CC_STAT_AREA] if a >= k * k * 0.004)
+
+
+def test_a_perspective_die_shows_its_value_on_top_and_its_side_faces(monkeypatch) -> None:
+    """Session 13's renders: the top face carries the label's pips, one to three side faces show (each
+    another face's value, never the top's nor its opposite's) with their own pips, and the label is the
+    square around the whole silhouette."""
+    _plain_bodies(monkeypatch)
+    right = 0
+    for seed in range(24):
+        value = seed % 6 + 1
+        rng = np.random.default_rng(seed)
+        _die_colours(rng)
+        faces = _perspective_faces(rng, 100.0, 100.0, 60.0, value)
+        img = np.zeros((200, 200, 3), np.float32)
+        x, y, side = _draw_perspective_die(np.random.default_rng(seed), img, 100.0, 100.0, 60.0, value)
+        assert 2 <= len(faces) <= 4 and faces[0][1] == value
+        assert all(v not in (value, 7 - value) for _, v, _ in faces[1:])
+        areas = [cv2.contourArea(q) for q, _, _ in faces]
+        assert max(areas[1:]) > 0.15 * areas[0]  # a side face shows, not only a sliver
+        for quad, _, _ in faces[1:]:  # each side face is drawn: its area shows the die, not the black table
+            m = np.zeros((200, 200), np.uint8)
+            cv2.fillConvexPoly(m, quad.astype(np.int32), 1)
+            m = cv2.erode(m, np.ones((3, 3), np.uint8))  # off the edges (rounded corners, pixel rounding)
+            assert m.sum() < 20 or (img.max(axis=2)[m > 0] > 3).mean() > 0.9
+        right += _pips_on(img, faces[0][0]) == value
+        ys, xs = np.nonzero(img.max(axis=2) > 3)
+        assert x - side / 2 - 2 <= xs.min() and xs.max() <= x + side / 2 + 2
+        assert y - side / 2 - 2 <= ys.min() and ys.max() <= y + side / 2 + 2
+        assert side > 60  # the top face and a side face
+    assert right >= 21  # the top's pips are the label's (a glare spot or a translucent body may hide one)
+
+
+def test_perspective_renders_are_opt_in() -> None:
+    """Off (the default), the tilted renders are the orthographic ones; on, their dice differ."""
+    ortho, persp = render_set(2, 5, tilted=1.0), render_set(2, 5, tilted=1.0, perspective=True)
+    assert all((p[0] == q[0]).all() for p, q in zip(ortho, render_set(2, 5, tilted=1.0, perspective=False), strict=True))
+    assert any(not (p[0] == q[0]).all() for p, q in zip(ortho, persp, strict=True))
 
 
 def test_stage_pairing_is_one_to_one_within_half_a_side() -> None:
