@@ -14,6 +14,7 @@ from hardware.dice.net import crop_die
 from hardware.image_file import read_image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import dice_train
 from dice_train import degrade, face_batch
 
 GROUPS = {"webcam-train": [0, 1, 2], "fisheye-tray": [3, 4], "synthetic": [5, 6, 7, 8]}
@@ -63,3 +64,23 @@ def test_the_blur_augmentation_softens_a_real_die_and_keeps_its_light(shared_dat
         assert abs(float(out.mean()) - float(crop.mean())) < 3
         softer += cv2.Laplacian(out, cv2.CV_32F).var() < 0.8 * sharp
     assert 12 <= softer <= 32  # about 1 - 0.75 ** 2 = 0.44 of the crops blurred or coarsened
+
+
+def test_the_render_view_is_opt_in(tmp_path: Path, monkeypatch) -> None:
+    """``--face-render-view`` (session 13): orthographic, the default, renders as before into the former
+    cache; perspective draws the tilted dice by the pinhole camera, into a cache of its own."""
+    seen = []
+
+    def items(n: int, seed: int, size: int = 320, tilted: float = 0.0, perspective: bool = False):
+        seen.append((n, seed, tilted, perspective))
+        die = labelled.LabelledDie(60.0, 60.0, 30.0, 3)
+        return [(np.full((120, 120, 3), 128, np.uint8), labelled.Labelled(Path("synthetic/x.png"), labelled.SYNTHETIC, "synthetic/x", (die,)))]
+
+    assert dice_train.FACE_RENDER_VIEWS["orthographic"] == dice_train.FACE_CACHE
+    monkeypatch.setattr(dice_train, "synthetic_items", items)
+    monkeypatch.setattr(dice_train, "FACE_RENDER_VIEWS", {"orthographic": tmp_path / "o.npz", "perspective": tmp_path / "p.npz"})
+    a = dice_train.face_render_crops((1, 2, 0.7))
+    b = dice_train.face_render_crops((1, 2, 0.7), "perspective")
+    assert seen == [(1, 2, 0.7, False), (1, 2, 0.7, True)]
+    assert (tmp_path / "o.npz").is_file() and (tmp_path / "p.npz").is_file()
+    assert a["values"].tolist()[0] == 3 and b["values"].tolist()[0] == 3
