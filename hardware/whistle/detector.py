@@ -233,6 +233,23 @@ class DetectorParams:
     # which a flickering sub-line breaks).  0: off.  Looked at (OtherNoise(seed=105), 150 x 6 s): clatter
     # 31 -> 33 held, 31 with this; 144 real robot blows in ESC-10 noise: 96 -> 118 held, 112 with this.
     held_ring_db: float = 0.25
+    # Session 13 (issue #15: a real whistle in real noise that session 4 does not hear).  Of the 60 real-mix
+    # blows session 4 alone missed on seed 9, 58 had at least three frames whose in-band peak was the
+    # whistle itself standing 12 dB over its floor and failed the dominance test: a line elsewhere within
+    # 12 dB of it, new sound in 53 of them (a steady line the floor knew in 7), mostly far under the whistle
+    # (a dog, a baby, a motor at 0.3-1.5 kHz under a 2.2-3 kHz blow).  With low_line_db > 0, for a
+    # fundamental at low_above_hz or more, a line under low_under of it (more than an octave down) counts
+    # low_line_db less against its dominance, strict and loose.  Struck glasses and plates ring so (a high
+    # partial over their own fundamental), and music's flute notes over their chords: so a blow needs
+    # low_own_strong frames that pass session 4's own dominance, and one with frames strong only thanks to
+    # the handicap is not reported while its level falls (held_ring_db a frame, least squares over the blow,
+    # or held_ring_db's struck test).  2 kHz: the band-share reference's lower edge (1.6 kHz: more music).
+    # Chosen on seeds 4, 5, 8, 9, 12 (session 4 alone) and OtherNoise(seed=105); 0: off, until judged on
+    # seed 13 (docs/whistle.md, session 13).
+    low_line_db: float = 0.0
+    low_above_hz: float = 2000.0
+    low_under: float = 0.5
+    low_own_strong: int = 1
     refractory_s: float = 0.3
     min_level_db: float = -200.0  # quieter blows are another table's (calibration sets it; off by default)
     max_blow_s: float = 4.0  # no blow is longer: a tone that lasts is learned as room noise
@@ -278,6 +295,7 @@ class _Blow:
     peak_hz: list[float] = field(default_factory=list)  # each frame's loudest line (hold_harmonics)
     subs: int = 0  # frames whose fundamental was a sub-harmonic line under the loudest
     held: int = 0  # frames kept by the held reading (hold_harmonics)
+    lowed: int = 0  # strong frames whose dominance a far lower line would have failed (low_line_db)
     strong: int = 1
     misses: int = 0
     emitted: bool = False
@@ -318,6 +336,9 @@ class WhistleDetector(StreamDetector):
         self._h2_index = np.concatenate([ks[:, None], np.minimum(2 * ks, n_bins - 2)[:, None] + _NEAR], axis=1)
         self._comb_index = np.clip(ks[:, None] + np.concatenate([_COMB_LINES, _COMB_VALLEYS])[None, :], 0, n_bins - 1)
         self._on_snr_ratio = 10 ** (p.on_snr_db / 10)
+        self._low_weight = 10 ** (-p.low_line_db / 10)
+        self._on_dom_ratio = 10 ** (p.on_dominance_db / 10)
+        self._low_above = p.low_above_hz / (RATE / N_FFT)  # in bins
         self._on_tonality_ratio = 10 ** (p.on_tonality_db / 10)
         self._rows_cache: dict[int, np.ndarray] = {}
         self._keep_cache: dict[tuple[int, int], np.ndarray] = {}
@@ -400,7 +421,17 @@ class WhistleDetector(StreamDetector):
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
         # a vowel's loudest harmonics lie below a band that starts at 800 Hz.
-        other = (power[:, self._wide] * self._keep(fund, k)).max(axis=1) + EPS
+        wide = power[:, self._wide] * self._keep(fund, k)
+        if self.params.low_line_db:
+            # Lines more than an octave under a high fundamental count low_line_db less (DetectorParams).
+            low = (self._wide_bins < fund[:, None] * self.params.low_under) & (fund >= self._low_above)[:, None]
+            weighed = (wide * np.where(low, self._low_weight, 1.0)).max(axis=1) + EPS
+            # Strong only thanks to the handicap: session 4 would have failed its dominance.
+            lowed = kpow < (wide.max(axis=1) + EPS) * self._on_dom_ratio
+            other = weighed
+        else:
+            other = wide.max(axis=1) + EPS
+            lowed = np.zeros(n, bool)
         with np.errstate(divide="ignore"):
             db = 10 * np.log10(np.stack([peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS), kpow / other, peak / (floor + EPS),
                                          peak], axis=1) + EPS)
@@ -431,6 +462,7 @@ class WhistleDetector(StreamDetector):
             "voice": voice,
             "peak_hz": (k + delta) * (RATE / N_FFT),
             "sub": fund != k,
+            "lowed": lowed,
             "weak_any": weak_any,
         }
 
@@ -495,7 +527,8 @@ class WhistleDetector(StreamDetector):
             if blow is None:
                 if strong[i] and start >= self._quiet_until:
                     self._blow = _Blow(start, j, j, end, [hz[i]], [f["h2"][i]], [f["level"][i]], [f["margin"][i]],
-                                       [f["voice"][i]], [hz[i]], f["level"][i], [f["peak_hz"][i]], int(f["sub"][i]))
+                                       [f["voice"][i]], [hz[i]], f["level"][i], [f["peak_hz"][i]], int(f["sub"][i]),
+                                       lowed=int(f["lowed"][i]))
                 elif weak[i] and start < self._quiet_until and self._tail_of_quiet(hz[i], j):
                     # The blow that was already reported is still going: stay quiet.
                     self._quiet_until, self._quiet_last = end + p.refractory_s, j
@@ -526,7 +559,9 @@ class WhistleDetector(StreamDetector):
                 blow.margin.append(f["margin"][i])
                 blow.voice.append(f["voice"][i])
                 blow.strong += bool(strong[i])  # a frame the held reading kept is never strong
-                if blow.last_end - blow.onset >= p.min_duration_s and blow.strong >= p.min_strong_frames:
+                blow.lowed += bool(strong[i] and f["lowed"][i])
+                if (blow.last_end - blow.onset >= p.min_duration_s and blow.strong >= p.min_strong_frames
+                        and blow.strong - blow.lowed >= p.low_own_strong):
                     voiced = np.mean(np.asarray(blow.voice) > p.voice_db)
                     if voiced > p.max_voiced_fraction:
                         if len(blow.voice) < p.voice_patience_frames:
@@ -541,7 +576,12 @@ class WhistleDetector(StreamDetector):
                         # A ring (glass, cutlery): drop it and stay quiet while it lasts.
                         self._drop(end)
                         continue
-                    if blow.held and p.held_ring_db and self._struck(blow.level):
+                    struck = p.held_ring_db and self._struck(blow.level)
+                    if blow.lowed and p.held_ring_db and (struck or level_slope(np.asarray(blow.level)) <= -p.held_ring_db):
+                        # Some strong frames only thanks to low_line_db, and falling like a struck glass's
+                        # partial: not yet (a blow's attack settles and it is heard then; a ring fades out).
+                        continue
+                    if blow.held and struck:
                         # Held through a flickering sub-line and falling since its start: a struck glass
                         # or plate whose partials flicker, not a blow.
                         self._drop(end)

@@ -224,7 +224,7 @@ def test_a_struck_glass_rings_but_is_not_a_blow(tmp_path):
     for i in range(8):
         strike = ws.struck(float(rng.uniform(1500, 4500)), ws.GLASS_MODES, float(rng.uniform(0.15, 0.4)), rng)
         heard += len(detect(wav(tmp_path, in_room(0.3 * strike, at=0.7, length=2.0, seed=i), f"glass{i}.wav")))
-    assert heard <= 1, heard
+    assert heard == 0, heard
 
 
 def test_a_blow_that_starts_loud_and_settles_is_still_heard(tmp_path):
@@ -337,3 +337,56 @@ def test_a_struck_ring_held_through_a_flickering_line_is_dropped():
         held += len(detect(x, WhistleDetector(DetectorParams(hold_harmonics=True, held_ring_db=0.0))))
         ringing += len(detect(x, WhistleDetector(DetectorParams(hold_harmonics=True))))
     assert held == 8 and ringing <= 5, (held, ringing)
+
+
+LOW_LINES = DetectorParams(low_line_db=12.0)
+
+
+def _bark(n: int, hz: float, amp: float, seed: int) -> np.ndarray:
+    """A dog-like voiced sound: a wobbling 450-500 Hz fundamental (not at 1/4 of the whistle: the harmonic check) and two weaker harmonics (none near 2.5 kHz)."""
+    t = np.arange(n) / RATE
+    rng = np.random.default_rng(seed)
+    f = hz * (1 + 0.03 * np.sin(2 * np.pi * rng.uniform(3, 6) * t))
+    phase = 2 * np.pi * np.cumsum(f) / RATE
+    return amp * sum(a * np.sin(k * phase) for k, a in ((1, 1.0), (2, 0.3), (3, 0.05)))
+
+
+def test_a_whistle_over_a_louder_low_voice_is_heard_with_low_line_db():
+    """Issue #15's real mixes: a 2.5 kHz blow, and a dog's 450-500 Hz line louder than it starting a frame or two
+    later, fails session 4's dominance (the loudest line elsewhere) from then on: two strong frames, not the
+    three it needs.  With ``low_line_db`` a line more than an octave under a whistle at 2 kHz or more counts
+    12 dB less, and the blow (its own first frames strong by session 4's measure) is one event at its pitch."""
+    t = np.arange(int(0.4 * RATE)) / RATE
+    for seed in range(3):
+        x = ta.pink_noise(2.5, amp=0.003, seed=seed)
+        ta.place(x, _bark(int(1.0 * RATE), 450.0 + 20 * seed, 0.1, seed).astype(np.float32), 1.016)
+        ta.place(x, (0.15 * np.sin(2 * np.pi * 2500 * t)).astype(np.float32), 1.0)
+        assert detect(x) == []
+        found = detect(x, WhistleDetector(LOW_LINES))
+        assert [round(d.peak_hz, -2) for d in found] == [2500.0], (seed, found)
+        assert abs(found[0].onset - 1.0) <= 0.05
+    # Under low_above_hz (a 1.2 kHz toy's line over the same voice) the rule is session 4's.
+    low = ta.pink_noise(2.5, amp=0.003, seed=0)
+    ta.place(low, _bark(int(1.0 * RATE), 450.0, 0.1, 0).astype(np.float32), 1.016)
+    ta.place(low, (0.15 * np.sin(2 * np.pi * 1200 * t)).astype(np.float32), 1.0)
+    assert detect(low, WhistleDetector(LOW_LINES)) == []
+
+
+def test_a_struck_partial_over_its_fundamental_stays_unheard_with_low_line_db():
+    """A struck glass: a 2.6 kHz partial over its own 0.55 kHz fundamental (within 12 dB of it), both decaying
+    (jittered, so session 4's straight-line ring test does not take it).  The handicap alone would let the
+    partial dominate; a blow must also have a strong frame by session 4's own measure (``low_own_strong``) and
+    is not reported while it falls (``held_ring_db``), so none is an event."""
+    heard, unguarded = 0, 0
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        t = np.arange(int(0.6 * RATE)) / RATE
+        decay = np.exp(-t / 0.15) * (1 + 0.15 * rng.standard_normal(len(t) // HOP + 1).repeat(HOP)[: len(t)])
+        glass = decay * (0.15 * np.sin(2 * np.pi * 550 * t) + 0.2 * np.sin(2 * np.pi * 2600 * t))
+        x = ta.pink_noise(2.0, amp=0.003, seed=seed)
+        ta.place(x, glass.astype(np.float32), 0.7)
+        assert detect(x) == []  # session 4: the 0.55 kHz line fails the partial's dominance
+        heard += len(detect(x, WhistleDetector(LOW_LINES)))
+        unguarded += len(detect(x, WhistleDetector(DetectorParams(low_line_db=12.0, held_ring_db=0.0, low_own_strong=0))))
+    assert unguarded == 8
+    assert heard == 0, heard
