@@ -577,12 +577,12 @@ class WhistleDetector(StreamDetector):
                         # A ring (glass, cutlery): drop it and stay quiet while it lasts.
                         self._drop(end)
                         continue
-                    struck = p.held_ring_db and self._struck(blow.level)
-                    if blow.lowed and p.held_ring_db and (struck or level_slope(np.asarray(blow.level)) <= -p.held_ring_db):
+                    if blow.lowed and p.held_ring_db and (self._struck(blow.level)
+                                                          or level_slope(np.asarray(blow.level)) <= -p.held_ring_db):
                         # Some strong frames only thanks to low_line_db, and falling like a struck glass's
                         # partial: not yet (a blow's attack settles and it is heard then; a ring fades out).
                         continue
-                    if blow.held and struck:
+                    if blow.held and p.held_ring_db and self._struck(blow.level):
                         # Held through a flickering sub-line and falling since its start: a struck glass
                         # or plate whose partials flicker, not a blow.
                         self._drop(end)
