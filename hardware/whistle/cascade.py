@@ -38,6 +38,9 @@ from .verifier import HISTORY, Verifier, patch_features
 
 BIN_HZ = RATE / N_FFT
 QUIET_FOLLOW_FRAMES = 8  # as in detector.py: a frame this close after the sound still belongs to it
+# Frames of the dB-over-floor spectrum kept: the verifier's HISTORY ending at any of the last 16 frames (the
+# combined detector asks about session 4's reports at their blow's last frame, up to its ring wait earlier).
+KEPT = 3 * HISTORY
 
 
 @dataclass(frozen=True)
@@ -95,7 +98,7 @@ class CascadeDetector(StreamDetector):
         self._samples = 0
         self._frame = 0
         self._noise = None if self._initial_noise is None else self._initial_noise.copy()
-        self._hist = np.zeros((HISTORY, N_FFT // 2 + 1), np.float32)  # dB over the floor, the last frames
+        self._hist = np.zeros((KEPT, N_FFT // 2 + 1), np.float32)  # dB over the floor, the last frames
         self._pool: list[tuple[int, int, float, float, float]] = []  # (frame, centre, hz, level, share) of evidence
         self._episode: int | None = None  # first frame of the sound under way
         self._attempts = 0
@@ -171,7 +174,7 @@ class CascadeDetector(StreamDetector):
         refractory = round(p.refractory_s * RATE / HOP)
         for i in range(len(power)):
             j = first + i
-            self._hist[j % HISTORY] = over[i]  # a ring: put in time order only when the verifier asks
+            self._hist[j % KEPT] = over[i]  # a ring: put in time order only when the verifier asks
             self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
             ok = bool(passes[i])
             if ok and j - self._reject_last <= QUIET_FOLLOW_FRAMES and abs(k[i] - self._reject_centre) <= self._w:
@@ -202,11 +205,7 @@ class CascadeDetector(StreamDetector):
             self._since = 0
             self._attempts += 1
             centre = int(_median([e[1] for e in near]))
-            self.frame_now = j
-            hist = self._ordered(j)
-            # A verifier that reads the raw patch (cnn_verifier.py) cuts it itself; the MLP gets features.
-            x = self.verifier.cut(hist, centre) if getattr(self.verifier, "reads_patch", False) else patch_features(hist, centre)
-            prob = float(self.verifier(x))
+            prob = self.ask(j, centre)
             self._accepted = self._accepted + 1 if prob >= self._threshold else 0
             if self._accepted >= p.accepts:
                 det = self._detection(j, near, prob)
@@ -218,9 +217,18 @@ class CascadeDetector(StreamDetector):
                 self._pool, self._episode = [], None
         return out
 
+    def ask(self, j: int, centre: int) -> float:
+        """The verifier's probability of a whistle at bin ``centre`` in the HISTORY frames up to frame ``j``
+        (one of the last KEPT - HISTORY + 1 frames decided)."""
+        self.frame_now = j
+        hist = self._ordered(j)
+        # A verifier that reads the raw patch (cnn_verifier.py) cuts it itself; the MLP gets features.
+        x = self.verifier.cut(hist, centre) if getattr(self.verifier, "reads_patch", False) else patch_features(hist, centre)
+        return float(self.verifier(x))
+
     def _ordered(self, j: int) -> np.ndarray:
-        """The last HISTORY frames' spectra, oldest first, frame j last."""
-        return np.roll(self._hist, -(j + 1) % HISTORY, axis=0)
+        """The HISTORY frames' spectra up to frame j, oldest first, frame j last."""
+        return np.roll(self._hist, -(j + 1) % KEPT, axis=0)[-HISTORY:]
 
     def _pitch(self, spec: np.ndarray, k: int) -> tuple[float, float]:
         """The strongest bin in the window (parabolic interpolation), its octave below when that is a line too."""

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .cascade import CascadeDetector, CascadeParams
+from .cascade import KEPT, CascadeDetector, CascadeParams
 from .detector import (
     EPS,
     HOP,
@@ -121,6 +121,11 @@ class CombinedParams:
     ring_decay_db: float = 0.25
     ring_top_frames: int = 3
     ring_min_frames: int = 3
+    # Session 13, second experiment: session 4's reports asked of the verifier too.  A report whose
+    # probability (the cascade's patch, centred on the report's pitch, in the frames up to its blow's last
+    # frame or the report's, whichever is earlier) is under this is dropped, and the detector stays quiet for
+    # that blow (a refusal, as the cascade's is).  0.0: off (every report of session 4's passes unchecked).
+    veto_below: float = 0.0
     refractory_s: float = 0.3
 
 
@@ -262,8 +267,12 @@ class CombinedDetector(StreamDetector):
         self._swing = np.concatenate([self._swing[len(low):], low])
         p = self.params
         for det in mine:
-            if self._fresh(det) and not (p.ring_shipped and self.decay(det).struck(p)):
-                out.append(self._report(det))
+            if not self._fresh(det) or (p.ring_shipped and self.decay(det).struck(p)):
+                continue
+            if p.veto_below > 0.0 and self.vouch(det) < p.veto_below:
+                self._last = det  # refused: that blow is not reported by the cascade either
+                continue
+            out.append(self._report(det))
         for det in theirs:
             if not self._fresh(det):
                 continue
@@ -286,6 +295,15 @@ class CombinedDetector(StreamDetector):
     def _report(self, det: Detection) -> Detection:
         self._last = det
         return det
+
+    def vouch(self, det: Detection) -> float:
+        """The verifier's probability that a report of session 4's is a whistle: the cascade's patch at the
+        report's pitch, over the frames up to the blow's last frame (session 4 may report a blow after it
+        ended: its ring wait) or the block's last frame, whichever is earlier."""
+        last = self._frame - 1
+        end = round(det.offset * RATE / HOP - 1.5)  # the blow's last frame (as in decay)
+        j = min(max(end, last - KEPT + HISTORY), last)
+        return self.cascade.ask(j, round(det.peak_hz / BIN_HZ))
 
     def evidence(self, hz: float, onset: float | None = None) -> Evidence:
         """The gate's measures of the last frames at the cascade's pitch ``hz`` (the blow began at ``onset``, s)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hardware.audio import read_wav
+from hardware.audio import read_wav, resample
 from hardware.testing import audio as ta
 from hardware.testing import whistle_synth as ws
 from hardware.whistle.cascade import CascadeDetector
@@ -262,3 +262,44 @@ def test_the_ring_guard_leaves_a_steady_blow_alone_on_every_route(tmp_path):
     x = wav(tmp_path, in_room(ta.tone(2500, 0.8, amp=0.2)))
     for extra in ({}, {"quiet_low": True, "ring_guard": True, "ring_all": True, "ring_shipped": True}):
         assert len(detect(x, gated(**extra))) == 1
+
+
+def vetoing(veto_below: float) -> tuple[CombinedDetector, list[float]]:
+    """The combined detector as shipped (its verifier), asking its verifier about session 4's reports."""
+    det = CombinedDetector(CombinedParams(veto_below=veto_below))
+    asked: list[float] = []
+    vouch = det.vouch
+    det.vouch = lambda d: asked.append(vouch(d)) or asked[-1]  # type: ignore[method-assign]
+    return det, asked
+
+
+def test_the_veto_drops_a_real_dog_bark_session_4_reports(shared_data):
+    # A real ESC-10 clip (fold 2) session 4 takes for a whistle; the verifier reads it as nothing like one.
+    x = resample(*read_wav(shared_data / "whistle" / "esc10-negatives" / "001 - Dog bark" / "2-114587-A.wav"))
+    assert len(detect(x, WhistleDetector())) == 1
+    assert len(detect(x, CombinedDetector(CombinedParams(veto_below=0.0)))) == 1  # off: passed unchecked
+    det, asked = vetoing(0.1)
+    assert detect(x, det) == []
+    assert len(asked) == 1 and asked[0] < 0.05  # refused once, and the cascade stays quiet for that blow
+
+
+def test_the_veto_leaves_real_whistles_heard(shared_data):
+    folder = shared_data / "whistle" / "robot-clips" / "whistle"
+    for name in ("whistle_1_metre.wav", "whistle_2015_07_13_085209_freya.wav"):
+        x = resample(*read_wav(folder / name))
+        det, asked = vetoing(0.3)
+        assert len(detect(x, det)) == 1, name
+        assert asked and min(asked) > 0.5, (name, asked)
+
+
+def test_the_veto_is_off_by_default_and_asks_at_the_blows_last_frame(tmp_path):
+    assert CombinedParams().veto_below == 0.0
+    x = wav(tmp_path, in_room(ta.tone(2500, 0.8, amp=0.2)))
+    det, asked = vetoing(0.3)
+    det.cascade.verifier = always
+    found = detect(x, det)
+    assert len(found) == 1 and asked == [1.0]
+    det, asked = vetoing(0.3)
+    det.cascade.verifier = lambda _f: 0.0
+    assert detect(x, det) == []  # refused
+    assert asked == [0.0]
