@@ -1,0 +1,94 @@
+"""The tuning's objective in benchmarks/dice_train.py (session 13, third experiment): ``--tune-objective dice``
+scores the dice read right minus the values read that match no die, and takes the lowest threshold within a
+margin of the best, where ``image`` (the recipe before) counts whole photos read exactly."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+
+from hardware.dice import labelled
+from hardware.dice import net as dice_net
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import dice_train
+from dice_train import MIN_FACE, SAME_DIE, THRESHOLDS, choose, read_counts, tune
+
+
+def probabilities(value: int, p: float) -> np.ndarray:
+    out = np.full(7, (1 - p) / 6)
+    out[value] = p
+    return out
+
+
+def photo(k: int, dice: list[tuple[int, float]], false: list[tuple[int, float]]):
+    """A constructed photo: its labelled dice (value, heat) and false peaks (value read, heat)."""
+    die = [labelled.LabelledDie(20.0 * i, 10.0, 8.0, v) for i, (v, _) in enumerate(dice)]
+    item = labelled.Labelled(Path(f"constructed/{k}.png"), "constructed", f"constructed/{k}", tuple(die))
+    peaks = [(20.0 * i, 10.0, 8.0, h, probabilities(v, 0.95)) for i, (v, h) in enumerate(dice)]
+    peaks += [(5.0 + 20.0 * i, 30.0, 8.0, h, probabilities(v, 0.8)) for i, (v, h) in enumerate(false)]
+    return np.full((4, 4), k, np.uint8), item, peaks
+
+
+class FakeReader:
+    """Stands for NetReader: each constructed photo's peaks (x, y, side, heat, probabilities) are given."""
+
+    context, mirror, channels = 1.25, False, 1
+    photos: ClassVar[dict[int, list]] = {}
+
+    def __init__(self, _out: Path) -> None:
+        pass
+
+    def heatmaps(self, frame: np.ndarray):
+        return ((int(frame[0, 0]), None), 1.0), None
+
+    def classify(self, frame: np.ndarray, found, context: float, mirror: bool) -> list[np.ndarray]:
+        at = {(x, y): p for x, y, _, _, p in self.photos[int(frame[0, 0])]}
+        return [at[(x, y)] for x, y, _, _ in found]
+
+
+def fake_peaks(k: int, _sizes, threshold: float, _same: float) -> list[tuple[float, float, float, float]]:
+    return [(x, y, s, h) for x, y, s, h, _ in FakeReader.photos[k] if h >= threshold]
+
+
+def test_a_crowded_tray_read_at_weak_heat_wins_the_dice_objective_and_loses_the_image_one(monkeypatch, tmp_path: Path) -> None:
+    """A tray of six dice whose heat is 0.32, and two one-die photos each with a false peak of heat 0.3 read as a
+    value: up to 0.3 the tray is read and the two photos are not (image accuracy 1/3, dice (8 - 2) / 8); from 0.35
+    the tray is lost and the two are read (2/3, 2/8). The image objective takes 0.35, the dice objective 0.15."""
+    cases = [photo(0, [(v, 0.32) for v in range(1, 7)], []), photo(1, [(2, 0.9)], [(5, 0.3)]), photo(2, [(4, 0.9)], [(1, 0.3)])]
+    FakeReader.photos = {int(img[0, 0]): peaks for img, _, peaks in cases}
+    monkeypatch.setattr(dice_net, "NetReader", FakeReader)
+    monkeypatch.setattr(dice_net, "as_channels", lambda frame, _channels: frame)
+    monkeypatch.setattr(dice_net, "peaks", fake_peaks)
+    photos = [(img, item) for img, item, _ in cases]
+    old = tune(tmp_path, photos, objective="image")
+    new = tune(tmp_path, photos, objective="dice")
+    assert old["threshold"] == 0.35 and old["tuned_image_accuracy"] == round(2 / 3, 4) and old["tune_objective"] == "image"
+    assert new["threshold"] == 0.15 and new["tuned_die_score"] == 0.75 and new["tune_objective"] == "dice"
+    assert new["tuned_image_accuracy"] == round(1 / 3, 4)
+
+
+def test_dice_are_matched_as_a_multiset() -> None:
+    """A photo of a 2 and a 3 read as 2, 2, 5: one die right, two values that match no die."""
+    faces = [(0.9, 2, probabilities(2, 0.9)), (0.9, 2, probabilities(2, 0.9)), (0.9, 5, probabilities(5, 0.9))]
+    counts = read_counts(faces, [3, 2])
+    assert counts.shape == (len(THRESHOLDS), len(MIN_FACE), 3)
+    assert counts[0, 0].tolist() == [0, 1, 2]
+    right = read_counts(faces[:1], [2])
+    assert right[0, 0].tolist() == [1, 1, 0] and right[-1, 0].tolist() == [1, 1, 0]
+
+
+def test_the_lowest_threshold_within_the_margin() -> None:
+    """The dice objective takes the lowest threshold whose best score is within the margin of the best; the image
+    objective the best cell whatever its threshold."""
+    grid = np.zeros((2, len(SAME_DIE), 1, 1, len(THRESHOLDS), len(MIN_FACE)))
+    grid[0, 1, 0, 0, 0, 2] = 0.700  # 0.15
+    grid[1, 2, 0, 0, 1, 3] = 0.705  # 0.2, the best by 0.005
+    assert choose(grid, grid, "image") == (1, 2, 0, 0, 1, 3)
+    assert choose(grid, grid, "dice") == (0, 1, 0, 0, 0, 2)
+    grid[1, 2, 0, 0, 1, 3] = 0.72  # now better by more than the margin
+    assert choose(grid, grid, "dice") == (1, 2, 0, 0, 1, 3)
+    assert dice_train.DICE_TUNE_MARGIN == 0.01
