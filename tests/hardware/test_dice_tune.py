@@ -1,6 +1,8 @@
 """The tuning's objective in benchmarks/dice_train.py (session 13, third experiment): ``--tune-objective dice``
 scores the dice read right minus the values read that match no die, and takes the lowest threshold within a
-margin of the best, where ``image`` (the recipe before) counts whole photos read exactly."""
+margin of the best, where ``image`` (the recipe before) counts whole photos read exactly; ``dice-threshold`` (the
+fourth experiment) takes the threshold as ``dice`` does and keeps the least face probability the image objective
+chooses."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
+import pytest
 
 from hardware.dice import labelled
 from hardware.dice import net as dice_net
@@ -24,12 +27,13 @@ def probabilities(value: int, p: float) -> np.ndarray:
     return out
 
 
-def photo(k: int, dice: list[tuple[int, float]], false: list[tuple[int, float]]):
-    """A constructed photo: its labelled dice (value, heat) and false peaks (value read, heat)."""
+def photo(k: int, dice: list[tuple[int, float]], false: list[tuple[int, float]], sure: float = 0.95, false_sure: float = 0.8):
+    """A constructed photo: its labelled dice (value, heat) and false peaks (value read, heat), read with the
+    classifier's probability ``sure`` and ``false_sure``."""
     die = [labelled.LabelledDie(20.0 * i, 10.0, 8.0, v) for i, (v, _) in enumerate(dice)]
     item = labelled.Labelled(Path(f"constructed/{k}.png"), "constructed", f"constructed/{k}", tuple(die))
-    peaks = [(20.0 * i, 10.0, 8.0, h, probabilities(v, 0.95)) for i, (v, h) in enumerate(dice)]
-    peaks += [(5.0 + 20.0 * i, 30.0, 8.0, h, probabilities(v, 0.8)) for i, (v, h) in enumerate(false)]
+    peaks = [(20.0 * i, 10.0, 8.0, h, probabilities(v, sure)) for i, (v, h) in enumerate(dice)]
+    peaks += [(5.0 + 20.0 * i, 30.0, 8.0, h, probabilities(v, false_sure)) for i, (v, h) in enumerate(false)]
     return np.full((4, 4), k, np.uint8), item, peaks
 
 
@@ -54,21 +58,27 @@ def fake_peaks(k: int, _sizes, threshold: float, _same: float) -> list[tuple[flo
     return [(x, y, s, h) for x, y, s, h, _ in FakeReader.photos[k] if h >= threshold]
 
 
+def constructed(monkeypatch, cases) -> list:
+    FakeReader.photos = {int(img[0, 0]): peaks for img, _, peaks in cases}
+    monkeypatch.setattr(dice_net, "NetReader", FakeReader)
+    monkeypatch.setattr(dice_net, "as_channels", lambda frame, _channels: frame)
+    monkeypatch.setattr(dice_net, "peaks", fake_peaks)
+    return [(img, item) for img, item, _ in cases]
+
+
 def test_a_crowded_tray_read_at_weak_heat_wins_the_dice_objective_and_loses_the_image_one(monkeypatch, tmp_path: Path) -> None:
     """A tray of six dice whose heat is 0.32, and two one-die photos each with a false peak of heat 0.3 read as a
     value: up to 0.3 the tray is read and the two photos are not (image accuracy 1/3, dice (8 - 2) / 8); from 0.35
     the tray is lost and the two are read (2/3, 2/8). The image objective takes 0.35, the dice objective 0.15."""
     cases = [photo(0, [(v, 0.32) for v in range(1, 7)], []), photo(1, [(2, 0.9)], [(5, 0.3)]), photo(2, [(4, 0.9)], [(1, 0.3)])]
-    FakeReader.photos = {int(img[0, 0]): peaks for img, _, peaks in cases}
-    monkeypatch.setattr(dice_net, "NetReader", FakeReader)
-    monkeypatch.setattr(dice_net, "as_channels", lambda frame, _channels: frame)
-    monkeypatch.setattr(dice_net, "peaks", fake_peaks)
-    photos = [(img, item) for img, item, _ in cases]
+    photos = constructed(monkeypatch, cases)
     old = tune(tmp_path, photos, objective="image")
     new = tune(tmp_path, photos, objective="dice")
     assert old["threshold"] == 0.35 and old["tuned_image_accuracy"] == round(2 / 3, 4) and old["tune_objective"] == "image"
     assert new["threshold"] == 0.15 and new["tuned_die_score"] == 0.75 and new["tune_objective"] == "dice"
     assert new["tuned_image_accuracy"] == round(1 / 3, 4)
+    threshold = tune(tmp_path, photos, objective="dice-threshold", min_face=old["min_face"])  # the threshold as dice's
+    assert threshold["threshold"] == 0.15 and threshold["min_face"] == old["min_face"] == 0.0
 
 
 def test_dice_are_matched_as_a_multiset() -> None:
@@ -92,3 +102,21 @@ def test_the_lowest_threshold_within_the_margin() -> None:
     grid[1, 2, 0, 0, 1, 3] = 0.72  # now better by more than the margin
     assert choose(grid, grid, "dice") == (1, 2, 0, 0, 1, 3)
     assert dice_train.DICE_TUNE_MARGIN == 0.01
+
+
+def test_dice_threshold_keeps_the_image_objectives_least_probability(monkeypatch, tmp_path: Path) -> None:
+    """Two one-die photos read right but unsure (0.35) and one die read sure with three false peaks read at 0.3:
+    with no least probability two photos of three are read (dice 3 right, 3 false: score 0); at 0.4 one (1 right,
+    0 false: 1/3). The image objective keeps 0.0, ``dice`` moves it to 0.4; ``dice-threshold`` given the image
+    objective's 0.0 keeps it (its threshold, as ``dice``'s, in the test above)."""
+    cases = [photo(0, [(3, 0.9)], [], sure=0.35), photo(1, [(5, 0.9)], [], sure=0.35),
+             photo(2, [(2, 0.9)], [(1, 0.9), (4, 0.9), (6, 0.9)], false_sure=0.3)]
+    photos = constructed(monkeypatch, cases)
+    old, by_dice = tune(tmp_path, photos, objective="image"), tune(tmp_path, photos, objective="dice")
+    assert old["min_face"] == 0.0 and by_dice["min_face"] == 0.4
+    new = tune(tmp_path, photos, objective="dice-threshold", min_face=old["min_face"])
+    assert new["min_face"] == 0.0 and new["tune_objective"] == "dice-threshold"
+    assert new["tuned_image_accuracy"] == round(2 / 3, 4) and new["tuned_die_score"] == 0.0
+
+    with pytest.raises(ValueError):
+        tune(tmp_path, photos, objective="dice-threshold")
