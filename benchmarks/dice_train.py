@@ -732,9 +732,10 @@ def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]], r
     else:
         e, c, g, h, a, b = choose(right, score, objective)
     best = right[e, c, g, h, a, b] / len(photos)
-    for name, grid in (("image accuracy", right / len(photos)), ("die score", score)):
+    keep = slice(b, b + 1) if objective == "dice-threshold" else slice(None)  # its curves at the kept least probability
+    for name, grid in (("image accuracy", right[..., keep] / len(photos)), ("die score", score[..., keep])):
         for f in (0, 1):
-            curve = grid[f].reshape(-1, len(THRESHOLDS), len(MIN_FACE)).max(axis=(0, 2))
+            curve = grid[f].reshape(-1, len(THRESHOLDS), grid.shape[-1]).max(axis=(0, 2))
             print(f"  {name}, finer pass {'on ' if f else 'off'}: " + "  ".join(f"{t}: {v:.3f}" for t, v in zip(THRESHOLDS, curve, strict=True)),
                   flush=True)
     print(f"  tuned ({objective}) on {len(photos)} training photos ({int(n_dice.sum())} dice): finer pass {'on' if e else 'off'} "
