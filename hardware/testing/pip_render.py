@@ -137,6 +137,31 @@ def _die_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     return body, (np.full(3, 20.0 if _luma(body) > 128 else 240.0, np.float32))
 
 
+def _cast_shadow(rng: np.random.Generator, img: np.ndarray, outline: np.ndarray, side: float) -> None:
+    """Darken ``img`` under a die's outline (its corners in the image) moved away from a random light."""
+    light = rng.uniform(0, 2 * math.pi)
+    off = np.array([math.cos(light), math.sin(light)]) * side * rng.uniform(0.05, 0.35)
+    mask = np.zeros(img.shape[:2], np.float32)
+    cv2.fillConvexPoly(mask, (outline + off).astype(np.int32), 1.0)
+    img *= (1 - rng.uniform(0.2, 0.5) * cv2.GaussianBlur(mask, (0, 0), max(1.0, side * 0.12)))[..., None]
+
+
+def _glare(rng: np.random.Generator, img: np.ndarray, centre: np.ndarray, side: float, top: np.ndarray) -> None:
+    """Now and then (15 %) a specular glare spot near ``centre``, on the top face (``top``: its mask)."""
+    if rng.random() < 0.15:
+        g = np.zeros(img.shape[:2], np.float32)
+        q = centre + rng.uniform(-0.3, 0.3, 2) * side
+        cv2.circle(g, (int(q[0]), int(q[1])), max(1, int(side * 0.15)), 1.0, -1)
+        img[:] = img + 120 * (cv2.GaussianBlur(g, (0, 0), max(1.0, side * 0.1)) * top)[..., None]
+
+
+def _silhouette_box(hull: np.ndarray) -> tuple[float, float, float]:
+    """The square around a die's whole silhouette, as roboflow-mixed labels a die: (x, y, side)."""
+    x0, y0 = hull.min(axis=0)
+    x1, y1 = hull.max(axis=0)
+    return float(x0 + x1) / 2, float(y0 + y1) / 2, float(max(x1 - x0, y1 - y0))
+
+
 def _draw_die(
     rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, side: float, value: int
 ) -> None:
@@ -147,13 +172,7 @@ def _draw_die(
     v = np.array([-math.sin(angle), math.cos(angle)]) * side / 2
     c = np.array([cx, cy])
     top = np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32)
-    mask = np.zeros((h, w), np.float32)
-    # shadow
-    light = rng.uniform(0, 2 * math.pi)
-    off = np.array([math.cos(light), math.sin(light)]) * side * rng.uniform(0.05, 0.35)
-    cv2.fillConvexPoly(mask, (top + off).astype(np.int32), 1.0)
-    shadow = cv2.GaussianBlur(mask, (0, 0), max(1.0, side * 0.12))
-    img *= (1 - rng.uniform(0.2, 0.5) * shadow)[..., None]
+    _cast_shadow(rng, img, top, side)
     # side faces (perspective): one or two edges, foreshortened
     layers: list[tuple[np.ndarray, np.ndarray, float]] = []
     for edge in rng.choice(4, size=int(rng.integers(0, 3)), replace=False):
@@ -267,12 +286,7 @@ def _draw_tilted_die(
     drop = (d * side * math.sin(tilt)).astype(np.float32)  # the vertical edges, as the camera sees them
     outline = np.concatenate([top, top + drop])
     hull = cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2)
-    # shadow of the whole silhouette
-    light = rng.uniform(0, 2 * math.pi)
-    off = np.array([math.cos(light), math.sin(light)]) * side * rng.uniform(0.05, 0.35)
-    mask = np.zeros((h, w), np.float32)
-    cv2.fillConvexPoly(mask, (hull + off).astype(np.int32), 1.0)
-    img *= (1 - rng.uniform(0.2, 0.5) * cv2.GaussianBlur(mask, (0, 0), max(1.0, side * 0.12)))[..., None]
+    _cast_shadow(rng, img, hull, side)  # of the whole silhouette
     texture = _body_texture(rng, h, w, side, body)
     translucent = rng.random() < 0.15
     alpha = rng.uniform(0.45, 0.75) if translucent else 1.0
@@ -305,14 +319,8 @@ def _draw_tilted_die(
         axes = (max(1, int(r * math.cos(tilt) * 4)), max(1, int(r * 4)))
         centre = (int(round(p[0] * 4)), int(round(p[1] * 4)))  # noqa: RUF046 (numpy floats: cv2 wants ints)
         cv2.ellipse(img, centre, axes, math.degrees(towards), 0, 360, pip.tolist(), -1, cv2.LINE_AA, 2)
-    if rng.random() < 0.15:  # a specular glare spot on the top face
-        g = np.zeros((h, w), np.float32)
-        q = c + rng.uniform(-0.3, 0.3, 2) * side
-        cv2.circle(g, (int(q[0]), int(q[1])), max(1, int(side * 0.15)), 1.0, -1)
-        img[:] = img + 120 * (cv2.GaussianBlur(g, (0, 0), max(1.0, side * 0.1)) * m)[..., None]
-    x0, y0 = hull.min(axis=0)
-    x1, y1 = hull.max(axis=0)
-    return float(x0 + x1) / 2, float(y0 + y1) / 2, float(max(x1 - x0, y1 - y0))
+    _glare(rng, img, c, side, m)
+    return _silhouette_box(hull)
 
 
 def _rounded_square(k: int, corner: float) -> np.ndarray:
@@ -417,11 +425,7 @@ def _draw_perspective_die(
     faces = _perspective_faces(rng, cx, cy, side, value)
     quads = [q for q, _, _ in faces]
     hull = cv2.convexHull(np.concatenate(quads)).reshape(-1, 2)
-    light = rng.uniform(0, 2 * math.pi)  # shadow of the whole silhouette
-    off = np.array([math.cos(light), math.sin(light)]) * side * rng.uniform(0.05, 0.35)
-    mask = np.zeros((h, w), np.float32)
-    cv2.fillConvexPoly(mask, (hull + off).astype(np.int32), 1.0)
-    img *= (1 - rng.uniform(0.2, 0.5) * cv2.GaussianBlur(mask, (0, 0), max(1.0, side * 0.12)))[..., None]
+    _cast_shadow(rng, img, hull, side)  # of the whole silhouette
     k = int(max(16, side * 1.5))
     texture = _body_texture(rng, k, k * len(faces), k, body)
     translucent = rng.random() < 0.15
@@ -438,14 +442,8 @@ def _draw_perspective_die(
         img[:] = img * (1 - m) + t * m
         if n == 0:
             top_mask = m[..., 0]
-    if rng.random() < 0.15:  # a specular glare spot on the top face
-        g = np.zeros((h, w), np.float32)
-        q = quads[0].mean(axis=0) + rng.uniform(-0.3, 0.3, 2) * side
-        cv2.circle(g, (int(q[0]), int(q[1])), max(1, int(side * 0.15)), 1.0, -1)
-        img[:] = img + 120 * (cv2.GaussianBlur(g, (0, 0), max(1.0, side * 0.1)) * top_mask)[..., None]
-    x0, y0 = hull.min(axis=0)
-    x1, y1 = hull.max(axis=0)
-    return float(x0 + x1) / 2, float(y0 + y1) / 2, float(max(x1 - x0, y1 - y0))
+    _glare(rng, img, quads[0].mean(axis=0), side, top_mask)
+    return _silhouette_box(hull)
 
 
 def render_scene(

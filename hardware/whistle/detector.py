@@ -426,10 +426,9 @@ class WhistleDetector(StreamDetector):
         if self.params.low_line_db:
             # Lines more than an octave under a high fundamental count low_line_db less (DetectorParams).
             low = (self._wide_bins < fund[:, None] * self.params.low_under) & (fund >= self._low_above)[:, None]
-            weighed = (wide * np.where(low, self._low_weight, 1.0)).max(axis=1) + EPS
+            other = (wide * np.where(low, self._low_weight, 1.0)).max(axis=1) + EPS
             # Strong only thanks to the handicap: session 4 would have failed its dominance.
             lowed = kpow < (wide.max(axis=1) + EPS) * self._on_dom_ratio
-            other = weighed
         else:
             other = wide.max(axis=1) + EPS
             lowed = np.zeros(n, bool)
