@@ -11,14 +11,17 @@ noise (``NegativeStream(seed=3)``).  Each runs through session 4's detector, the
 benchmark runs it) and the combined default, all with a four-whistle attributor, so attribution is compared
 too; the combined detector's look at each cascade-only report (``on_cascade``: evidence and verdict) is kept
 as well.  Events must match in number and order, with every time, pitch, confidence, feature and the
-attribution equal to ``--tol`` (relative; default 1e-9).  The reference is written to
-``benchmarks/out/whistle_equivalence.json`` (git-ignored).
+attribution equal to ``--tol`` (relative; default 1e-9).  Every input the verifier is given (``patch_features``'
+output, float32) is kept too, as the sha256 of its bytes in call order, and must match exactly whatever
+``--tol`` says (session 9's speed-up moved these by 1 ulp, which moved the weights ``whistle_train.py``
+rebuilds).  The reference is written to ``benchmarks/out/whistle_equivalence.json`` (git-ignored).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import math
 import sys
@@ -39,6 +42,7 @@ from hardware.whistle.cascade import CascadeDetector, CascadeParams
 from hardware.whistle.combined import CombinedDetector, strict_cascade
 from hardware.whistle.detector import Detection, WhistleDetector, detect
 from hardware.whistle.signature import Attributor, Signature
+from hardware.whistle.verifier import Verifier
 
 OUT = Path(__file__).resolve().parent / "out" / "whistle_equivalence.json"
 BLOCK = 1024
@@ -84,20 +88,37 @@ def run(det: object, x: np.ndarray, rate: float) -> list[Detection]:
     return out
 
 
-def detectors() -> dict[str, Callable[[list[dict[str, object]]], object]]:
+class Recording:
+    """A verifier that keeps the sha256 of every input it is given (the features, bit for bit), then answers as
+    the verifier it wraps (its thresholds too, which the cascade reads)."""
+
+    def __init__(self, verifier: Verifier, inputs: list[str]) -> None:
+        self.verifier, self.inputs = verifier, inputs
+        self.threshold, self.strict_threshold = verifier.threshold, verifier.strict_threshold
+
+    def __call__(self, x: np.ndarray) -> float:
+        self.inputs.append(f"{x.dtype}{x.shape}:{hashlib.sha256(np.ascontiguousarray(x).tobytes()).hexdigest()}")
+        return self.verifier(x)
+
+
+Maker = Callable[[list[dict[str, object]], list[str]], object]
+
+
+def detectors() -> dict[str, Maker]:
+    """Each detector, made with a list for the combined gate's looks and one for the verifier's inputs."""
     a = attributor()
 
-    def combined(looks: list[dict[str, object]]) -> object:
+    def combined(looks: list[dict[str, object]], inputs: list[str]) -> object:
         def on_cascade(d: Detection, ev: object, ok: bool) -> None:
             looks.append({"det": event(d), "evidence": dataclasses.asdict(ev), "ok": ok})
 
-        c = CombinedDetector(shipped=WhistleDetector(attribute=a), cascade=strict_cascade(attribute=a), attribute=a,
-                             on_cascade=on_cascade)
-        return c
+        cascade = strict_cascade(attribute=a, verifier=Recording(Verifier.combined(), inputs))
+        return CombinedDetector(shipped=WhistleDetector(attribute=a), cascade=cascade, attribute=a, on_cascade=on_cascade)
 
     return {
-        "session4": lambda looks: WhistleDetector(attribute=a),
-        "cascade": lambda looks: CascadeDetector(CascadeParams(accepts=2), attribute=a),
+        "session4": lambda looks, inputs: WhistleDetector(attribute=a),
+        "cascade": lambda looks, inputs: CascadeDetector(CascadeParams(accepts=2), attribute=a,
+                                                         verifier=Recording(Verifier.shipped(), inputs)),
         "combined": combined,
     }
 
@@ -110,13 +131,16 @@ def measure(data: Path) -> tuple[dict[str, dict[str, object]], dict[str, float]]
         item: dict[str, object] = {}
         for kind, make in makers.items():
             looks: list[dict[str, object]] = []
-            det = make(looks)
+            inputs: list[str] = []
+            det = make(looks, inputs)
             c = time.process_time()
             events = [event(d) for d in run(det, x, rate)]
             cpu[kind] += time.process_time() - c
             item[kind] = events
             if looks:
                 item[f"{kind} looks"] = looks
+            if inputs:
+                item[f"{kind} features"] = inputs  # strings: compared exactly
         result[name] = item
     return result, cpu
 
@@ -148,7 +172,8 @@ def main() -> int:
     got, cpu = measure(data)
     counts = {k: sum(len(v[k]) for v in got.values()) for k in ("session4", "cascade", "combined")}
     looks = sum(len(v.get("combined looks", [])) for v in got.values())
-    print(f"{len(got)} items; events: {counts}; combined cascade-only looks: {looks}; "
+    inputs = {k: sum(len(v.get(f"{k} features", [])) for v in got.values()) for k in ("cascade", "combined")}
+    print(f"{len(got)} items; events: {counts}; combined cascade-only looks: {looks}; verifier inputs: {inputs}; "
           f"CPU s: {', '.join(f'{k} {v:.1f}' for k, v in cpu.items())}")
     if args.write:
         args.reference.parent.mkdir(parents=True, exist_ok=True)
