@@ -35,31 +35,51 @@ GROUP, N_GROUPS = 5, 13  # the coarse patch: 13 cells of 5 bins across the +-1 k
 N_FEATURES = 2 * (2 * SPAN + 1) + 2 * HISTORY + HISTORY * N_GROUPS + 15 + (HISTORY - 1) + HISTORY + 3 + 2 + 2
 
 
+_T = np.arange(HISTORY) - (HISTORY - 1) / 2  # frame times about the middle, for the pitch's slope
+_TT = float(_T @ _T)
+_LINE = np.arange(-2, 3)
+
+
 def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
-    """Pitch-aligned, floor-normalised features of the last frames around ``centre`` (float32)."""
-    n_bins = hist.shape[1]
-    p = np.clip(hist, -10.0, 40.0) / 10.0
-    padded = np.pad(p, ((0, 0), (SPAN, SPAN)))
-    a = padded[:, centre : centre + 2 * SPAN + 1]
+    """Pitch-aligned, floor-normalised features of the last frames around ``centre`` (float32).
+
+    Written for few numpy calls (it runs on every verifier attempt: a fifth of the combined detector's time),
+    and bit for bit what the plain version gave (session 14; the verifier's weights are trained on these):
+    ``x.sum(axis) / n`` is ``x.mean(axis)`` (numpy's mean is the same sum, divided; float32 divided in float64
+    and rounded to float32 is the float32 quotient), the same for the std, the norm and the median (the middle
+    of an odd count), and zeros for np.pad."""
+    n, n_bins = hist.shape
+    p = np.minimum(np.maximum(hist, -10.0), 40.0) / 10.0
+    # The patch centre +-SPAN, zeros beyond the spectrum (what np.pad gave).
+    a = np.zeros((n, 2 * SPAN + 1), p.dtype)
+    lo, hi = max(0, centre - SPAN), min(n_bins, centre + SPAN + 1)
+    a[:, lo - centre + SPAN : hi - centre + SPAN] = p[:, lo:hi]
     w = a[:, SPAN - WINDOW : SPAN + WINDOW + 1]
     offsets = (w.argmax(axis=1) - WINDOW) / WINDOW
-    t = np.arange(len(p)) - (len(p) - 1) / 2
-    slope = float(offsets @ t / (t @ t))
-
-    def line(k: int) -> float:
-        k = min(max(k, 2), n_bins - 3)
-        return float(p[:, k - 2 : k + 3].max(axis=1).mean())
-
-    coarse = a[:, : GROUP * N_GROUPS].reshape(len(a), N_GROUPS, GROUP).mean(axis=2)  # time x frequency, 5 bins a cell
-    row = w.mean(axis=0) - w.mean()
+    if n == HISTORY:
+        slope = float(offsets @ _T / _TT)
+    else:
+        t = np.arange(n) - (n - 1) / 2
+        slope = float(offsets @ t / (t @ t))
+    d = offsets - offsets.sum() / n
+    offsets_std = float(np.sqrt((d * d).sum() / n))
+    # The strongest of 5 bins at 2x, 1/2 and 3/2 the centre, frame by frame, then each one's mean over frames
+    # (each row contiguous, as the 1-D mean summed it).
+    ks = np.minimum(np.maximum(np.array([2 * centre, centre // 2, 3 * centre // 2]), 2), n_bins - 3)
+    lines = np.ascontiguousarray(p[:, ks[:, None] + _LINE].max(axis=2).T).sum(axis=1) / n
+    coarse = a[:, : GROUP * N_GROUPS].reshape(n, N_GROUPS, GROUP).sum(axis=2) / GROUP  # time x frequency, 5 bins a cell
+    wm = w.sum(axis=1) / w.shape[1]
+    row = w.sum(axis=0) / n - w.sum() / w.size
     comb = np.array([row[:-lag] @ row[lag:] for lag in range(2, 17)]) / (row @ row + 1e-6)  # a voice's harmonics
-    wc = w - w.mean(axis=1, keepdims=True)
-    steady = (wc[1:] * wc[:-1]).sum(axis=1) / (np.linalg.norm(wc[1:], axis=1) * np.linalg.norm(wc[:-1], axis=1) + 1e-6)
-    peaky = w.max(axis=1) - np.median(w, axis=1)
+    wc = w - wm[:, None]
+    norms = np.sqrt(np.add.reduce(wc * wc, axis=1))  # np.linalg.norm's own formula, without its checks
+    steady = (wc[1:] * wc[:-1]).sum(axis=1) / (norms[1:] * norms[:-1] + 1e-6)
+    peaky = w.max(axis=1) - np.partition(w, WINDOW, axis=1)[:, WINDOW]  # the median of 2 * WINDOW + 1 bins
     return np.concatenate([
-        a.mean(axis=0), a.max(axis=0), offsets, w.mean(axis=1), coarse.ravel(), comb, steady, peaky,
-        [line(2 * centre), line(centre // 2), line(3 * centre // 2),
-         float(p[:, :LOW_BINS].mean()), float(p[:, HIGH_BIN:].mean()), slope, float(offsets.std())],
+        a.sum(axis=0) / n, a.max(axis=0), offsets, wm, coarse.ravel(), comb, steady, peaky,
+        [float(lines[0]), float(lines[1]), float(lines[2]),
+         float(p[:, :LOW_BINS].sum() / (n * LOW_BINS)), float(p[:, HIGH_BIN:].sum() / (n * (n_bins - HIGH_BIN))),
+         slope, offsets_std],
     ]).astype(np.float32)
 
 
