@@ -41,6 +41,7 @@ QUIET_FOLLOW_FRAMES = 8  # as in detector.py: a frame this close after the sound
 # Frames of the dB-over-floor spectrum kept: the verifier's HISTORY ending at any of the last 16 frames (the
 # combined detector asks about session 4's reports at their blow's last frame, up to its ring wait earlier).
 KEPT = 3 * HISTORY
+_BACK = np.arange(1 - HISTORY, 1)  # the ring rows of the HISTORY frames up to frame j: (j + _BACK) % KEPT
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class CascadeDetector(StreamDetector):
         if hi - lo < 2:
             raise ValueError(f"detection band {p.band_hz} is too narrow")
         self._centres = np.arange(lo, hi + 1)
-        self._offsets = np.arange(-self._w, self._w + 1)[None, :] - 1
+        self._around = np.arange(-self._w - 1, self._w + 2)[None, :]  # the window and a bin either side
         self._line_ratio = 10 ** (p.min_line_db / 10)
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
         self.reset()
@@ -98,7 +99,12 @@ class CascadeDetector(StreamDetector):
         self._samples = 0
         self._frame = 0
         self._noise = None if self._initial_noise is None else self._initial_noise.copy()
-        self._hist = np.zeros((KEPT, N_FFT // 2 + 1), np.float32)  # dB over the floor, the last frames
+        # The last frames' power over the floor (a ring), in dB only when the verifier asks: most frames are
+        # never looked at, and the log of every block's whole spectrum was a fifth of stage 1's cost.
+        self._hist = np.ones((KEPT, N_FFT // 2 + 1))
+        # Frames before this one were float32 ratios (the first block's floor is float32, until the first
+        # tracking makes it float64): their dB is taken in float32, as it was when every frame's was.
+        self._single_until = 0
         self._pool: list[tuple[int, int, float, float, float]] = []  # (frame, centre, hz, level, share) of evidence
         self._episode: int | None = None  # first frame of the sound under way
         self._attempts = 0
@@ -127,15 +133,14 @@ class CascadeDetector(StreamDetector):
 
     # -- stage 1 ---------------------------------------------------------------------
     def evidence(self, power: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Per frame: passes, centre bin, share, SNR (dB) and dB-over-floor spectrum."""
+        """Per frame: passes, centre bin, share, SNR (dB) and the spectrum over the floor (a ratio, not dB)."""
         p = self.params
         floor = self._noise
         ratio = power / floor
-        over = 10 * np.log10(ratio + EPS)
         if ratio[:, self._elo : self._ehi].max() < self._line_ratio:
             # No bin stands min_line_db over its floor: no frame can pass (most blocks of a game).
             nothing = np.zeros(len(power), bool)
-            return nothing, np.zeros(len(power), int), nothing, nothing, over
+            return nothing, np.zeros(len(power), int), nothing, nothing, ratio
         excess = np.maximum(power - p.excess_factor * floor, 0.0)
         excess[:, : self._elo] = 0.0
         excess[:, self._ehi :] = 0.0
@@ -158,23 +163,27 @@ class CascadeDetector(StreamDetector):
         pcs = np.cumsum(power, axis=1)
         sig = pcs[rows, k + self._w] - pcs[rows, k - self._w - 1]
         snr = 10 * np.log10(sig / floor_w[k] + EPS)
-        smooth = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3  # bin b+1 centred
-        lines = smooth[rows[:, None], k[:, None] + self._offsets]  # k-w..k+w (smooth is one bin shifted)
+        # dB over the floor, 3 bins smoothed, at k-w..k+w: only the bins k-w-1..k+w+1 are read (the same
+        # log10 of the same ratios as over the whole spectrum before, elementwise).
+        over = 10 * np.log10(ratio[rows[:, None], k[:, None] + self._around] + EPS)
+        lines = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3
         line = lines.max(axis=1)
         passes = (share >= p.min_share) & (snr >= p.min_snr_db) & (line >= p.min_line_db)
         # The frame's centre is its strongest line, not the window's middle (which wanders with
         # the sidebands): the verifier's patch is aligned on it.
-        return passes, k + lines.argmax(axis=1) - self._w, share, snr, over
+        return passes, k + lines.argmax(axis=1) - self._w, share, snr, ratio
 
     # -- decisions -------------------------------------------------------------------
     def _decide(self, power: np.ndarray, first: int) -> list[Detection]:
         p = self.params
-        passes, k, share, _snr, over = self.evidence(power)
+        passes, k, share, _snr, ratio = self.evidence(power)
         out: list[Detection] = []
+        if ratio.dtype != np.float64:
+            self._single_until = first + len(power)
         refractory = round(p.refractory_s * RATE / HOP)
         for i in range(len(power)):
             j = first + i
-            self._hist[j % KEPT] = over[i]  # a ring: put in time order only when the verifier asks
+            self._hist[j % KEPT] = ratio[i]  # a ring: put in time order (and in dB) only when the verifier asks
             self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
             ok = bool(passes[i])
             if ok and j - self._reject_last <= QUIET_FOLLOW_FRAMES and abs(k[i] - self._reject_centre) <= self._w:
@@ -227,8 +236,14 @@ class CascadeDetector(StreamDetector):
         return float(self.verifier(x))
 
     def _ordered(self, j: int) -> np.ndarray:
-        """The HISTORY frames' spectra up to frame j, oldest first, frame j last."""
-        return np.roll(self._hist, -(j + 1) % KEPT, axis=0)[-HISTORY:]
+        """The HISTORY frames' spectra up to frame j in dB over the floor (float32), oldest first, frame j last."""
+        frames = j + _BACK
+        ratio = self._hist[frames % KEPT]
+        over = 10 * np.log10(ratio + EPS)
+        if frames[0] < self._single_until:
+            single = frames < self._single_until
+            over[single] = 10 * np.log10(ratio[single].astype(np.float32) + EPS)
+        return over.astype(np.float32)
 
     def _pitch(self, spec: np.ndarray, k: int) -> tuple[float, float]:
         """The strongest bin in the window (parabolic interpolation), its octave below when that is a line too."""
