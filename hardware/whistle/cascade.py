@@ -90,6 +90,18 @@ class CascadeDetector(StreamDetector):
             raise ValueError(f"detection band {p.band_hz} is too narrow")
         self._centres = np.arange(lo, hi + 1)
         self._around = np.arange(-self._w - 1, self._w + 2)[None, :]  # the window and a bin either side
+        self._ones_w = np.ones(2 * self._w + 1)
+        self._win_hi, self._win_lo = self._centres + self._w + 1, self._centres - self._w  # cumsum bounds of each window
+        # For every centre k, the cumsum indices of its harmonic windows (one gather a block rather than a dozen
+        # small numpy calls): 2k+-h (above the main window, inside the spectrum) and k/2+-h (below the main window,
+        # never its bins twice), as (upper, lower, upper, lower); and the SNR window's k+w, k-w-1.
+        kk, top, h = np.arange(N_FFT // 2 + 1), N_FFT // 2, self._hw
+        half_hi = np.minimum(kk // 2 + h + 1, kk - self._w)
+        self._harm_bounds = np.stack([np.minimum(2 * kk + h + 1, top + 1),
+                                      np.minimum(np.maximum(2 * kk - h, kk + self._w + 1), top + 1),
+                                      half_hi, np.minimum(np.maximum(kk // 2 - h, 0), half_hi)], axis=1)
+        self._sig_bounds = np.stack([kk + self._w, kk - self._w - 1], axis=1)  # read only at centres, inside
+        self._rows_cache: dict[int, np.ndarray] = {}
         self._line_ratio = 10 ** (p.min_line_db / 10)
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
         self.reset()
@@ -147,21 +159,18 @@ class CascadeDetector(StreamDetector):
         cs = np.empty((len(power), excess.shape[1] + 1), excess.dtype)
         cs[:, 0] = 0.0
         np.cumsum(excess, axis=1, out=cs[:, 1:])
-        c = self._centres
-        win = cs[:, c + self._w + 1] - cs[:, c - self._w]
+        win = cs[:, self._win_hi] - cs[:, self._win_lo]
         i = win.argmax(axis=1)
-        k = c[i]
-        rows = np.arange(len(power))
-        top = power.shape[1] - 1
-        h = self._hw
-        half_hi = np.minimum(k // 2 + h + 1, k - self._w)  # never the main window's bins twice
-        harm = (cs[rows, np.minimum(2 * k + h + 1, top + 1)] - cs[rows, np.minimum(np.maximum(2 * k - h, k + self._w + 1), top + 1)]
-                + cs[rows, half_hi] - cs[rows, np.minimum(np.maximum(k // 2 - h, 0), half_hi)])
+        k = self._centres[i]
+        rows = self._rows(len(power))
+        g = cs[rows[:, None], self._harm_bounds[k]]
+        harm = g[:, 0] - g[:, 1] + g[:, 2] - g[:, 3]  # the same sums in the same order as one term each
         total = cs[:, -1] + EPS
         share = (win[rows, i] + harm) / total
-        floor_w = np.convolve(floor, np.ones(2 * self._w + 1), "same")  # once a block: no cumsum round-off
+        floor_w = np.convolve(floor, self._ones_w, "same")  # once a block: no cumsum round-off
         pcs = np.cumsum(power, axis=1)
-        sig = pcs[rows, k + self._w] - pcs[rows, k - self._w - 1]
+        s = pcs[rows[:, None], self._sig_bounds[k]]
+        sig = s[:, 0] - s[:, 1]
         snr = 10 * np.log10(sig / floor_w[k] + EPS)
         # dB over the floor, 3 bins smoothed, at k-w..k+w: only the bins k-w-1..k+w+1 are read (the same
         # log10 of the same ratios as over the whole spectrum before, elementwise).
@@ -172,6 +181,12 @@ class CascadeDetector(StreamDetector):
         # The frame's centre is its strongest line, not the window's middle (which wanders with
         # the sidebands): the verifier's patch is aligned on it.
         return passes, k + lines.argmax(axis=1) - self._w, share, snr, ratio
+
+    def _rows(self, n: int) -> np.ndarray:
+        rows = self._rows_cache.get(n)
+        if rows is None:
+            rows = self._rows_cache[n] = np.arange(n)
+        return rows
 
     # -- decisions -------------------------------------------------------------------
     def _decide(self, power: np.ndarray, first: int) -> list[Detection]:

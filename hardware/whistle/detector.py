@@ -127,6 +127,9 @@ class StreamDetector:
     _samples: int
     _frame: int
     _noise: np.ndarray | None
+    # (block power, its log level): the combined detector's two halves track their floors on the same block
+    # object; one tuple, read and written whole, so another detector's thread cannot mix the pair.
+    _level_cache: ClassVar[tuple[np.ndarray | None, np.ndarray]] = (None, np.zeros(0))
 
     @property
     def time(self) -> float:
@@ -166,7 +169,12 @@ class StreamDetector:
         """(log floor, log block level, per-bin step): in dB, a loud sound lifts the floor by a few dB
         per second, not by a fixed share of its power (which for a sound 50 dB up is a jump)."""
         n = len(power)
-        level = np.log(power.sum(axis=0) / n + EPS)  # the mean, without np.mean's per-call cost
+        cached = StreamDetector._level_cache
+        if cached[0] is power:
+            level = cached[1]
+        else:
+            level = np.log(power.sum(axis=0) / n + EPS)  # the mean, without np.mean's per-call cost
+            StreamDetector._level_cache = (power, level)
         steps = self._steps.get((n, rise_s, fall_s))
         if steps is None:
             dt = n * HOP / RATE
@@ -440,7 +448,7 @@ class WhistleDetector(StreamDetector):
         lg = np.log(g[:, PEAK_HALF_WIDTH - 1 : PEAK_HALF_WIDTH + 2] + EPS)
         a, b, c = lg[:, 0], lg[:, 1], lg[:, 2]
         den = a - 2 * b + c
-        delta = np.clip(0.5 * (a - c) / np.where(np.abs(den) > 1e-12, den, 1.0), -0.5, 0.5)
+        delta = np.minimum(np.maximum(0.5 * (a - c) / np.where(np.abs(den) > 1e-12, den, 1.0), -0.5), 0.5)  # np.clip, cheaper
         fund_hz = (k + delta) * (RATE / N_FFT) * fund / k
         in_band = fund >= self._klo
         voice = self._comb(power, k, kpow)
