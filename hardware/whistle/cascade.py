@@ -102,7 +102,11 @@ class CascadeDetector(StreamDetector):
                                       half_hi, np.minimum(np.maximum(kk // 2 - h, 0), half_hi)], axis=1)
         self._sig_bounds = np.stack([kk + self._w, kk - self._w - 1], axis=1)  # read only at centres, inside
         self._rows_cache: dict[int, np.ndarray] = {}
-        self._line_ratio = 10 ** (p.min_line_db / 10)
+        # The line test's reach (k-w-1..k+w+1 for every centre k) and its threshold as a product of 3 ratios,
+        # a hair (0.004 dB) under it so that the product's round-off against the logs' (float32 in the first
+        # block, up to 1e-5 dB) can never exit on a frame that passes.
+        self._reach = slice(self._centres[0] - self._w - 1, self._centres[-1] + self._w + 2)
+        self._line_product = 10 ** (3 * p.min_line_db / 10) * (1 - 1e-3)
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
         self.reset()
 
@@ -149,8 +153,10 @@ class CascadeDetector(StreamDetector):
         p = self.params
         floor = self._noise
         ratio = power / floor
-        if ratio[:, self._elo : self._ehi].max() < self._line_ratio:
-            # No bin stands min_line_db over its floor: no frame can pass (most blocks of a game).
+        r = ratio[:, self._reach] + EPS
+        if (r[:, :-2] * r[:, 1:-1] * r[:, 2:]).max() < self._line_product:
+            # No 3 neighbouring bins the line test reads stand min_line_db over their floor on average (their
+            # mean in dB is the log of this product over 3): no frame can pass (most blocks of a game).
             nothing = np.zeros(len(power), bool)
             return nothing, np.zeros(len(power), int), nothing, nothing, ratio
         excess = np.maximum(power - p.excess_factor * floor, 0.0)
