@@ -201,6 +201,13 @@ class CascadeDetector(StreamDetector):
         out: list[Detection] = []
         if ratio.dtype != np.float64:
             self._single_until = first + len(power)
+        if not self._quiet and not self._pool and not passes.any():
+            # Nothing pooled, nothing to pool, no quiet period: the loop below would only fill the ring and
+            # clear the episode, frame by frame (most blocks of a game); the same, at once.
+            n = min(len(power), KEPT)  # a longer block's last KEPT frames (each ring row once)
+            self._hist[(first + len(power) - n + self._rows(n)) % KEPT] = ratio[-n:]
+            self._episode = None
+            return out
         refractory = round(p.refractory_s * RATE / HOP)
         for i in range(len(power)):
             j = first + i
