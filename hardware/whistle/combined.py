@@ -236,8 +236,11 @@ class CombinedDetector(StreamDetector):
         self._frame = 0
         self.shipped.reset()
         self.cascade.reset()
-        self._ring = np.zeros((POWER_FRAMES, N_FFT // 2 + 1))  # the last frames' power, for the gate and the guard
-        self._swing = np.full(SWING_RING, np.nan)  # the last frames' 188-1000 Hz level, dB (nan: not heard yet)
+        # The last blocks' power, at least SWING_RING frames of it: the gate reads its last HISTORY frames and the
+        # 188-1000 Hz level of all of them, the ring guard its last POWER_FRAMES, only when a detector reports
+        # (session 14: not on every block, where keeping both rings cost a tenth of the detector's time).
+        self._recent: list[np.ndarray] = []
+        self._recent_frames = 0
         self._last: Detection | None = None
 
     @property
@@ -263,11 +266,10 @@ class CombinedDetector(StreamDetector):
             sub.follow(self._samples, self._frame)
         mine = self.shipped.consume(first, power)
         theirs = self.cascade.consume(first, power)
-        n = min(len(power), POWER_FRAMES)
-        self._ring = np.concatenate([self._ring[n:], power[-n:]])
-        # read above SWING_QUIET: digital silence in a test is not a swinging voice
-        low = 10 * np.log10(power[-SWING_RING:, SWING_BINS[0]:SWING_BINS[1]].sum(axis=1) + SWING_QUIET)
-        self._swing = np.concatenate([self._swing[len(low):], low])
+        self._recent.append(power)
+        self._recent_frames += len(power)
+        while self._recent_frames - len(self._recent[0]) >= max(SWING_RING, POWER_FRAMES):
+            self._recent_frames -= len(self._recent.pop(0))
         p = self.params
         for det in mine:
             if not self._fresh(det) or (p.ring_shipped and self.decay(det).struck(p)):
@@ -308,6 +310,30 @@ class CombinedDetector(StreamDetector):
         j = min(max(end, last - KEPT + HISTORY), last)
         return self.cascade.ask(j, round(det.peak_hz / BIN_HZ))
 
+    def _last_frames(self, n: int) -> np.ndarray:
+        """The last ``n`` frames' power (float32, as the STFT gives it), oldest first; fewer before n are heard."""
+        if not self._recent:
+            return np.zeros((0, N_FFT // 2 + 1), np.float32)
+        return (self._recent[-1] if len(self._recent[-1]) >= n else np.concatenate(self._recent))[-n:]
+
+    @property
+    def _ring(self) -> np.ndarray:
+        """The last POWER_FRAMES frames' power in float64 (as the gate always read it), zeros before the first."""
+        got = self._last_frames(POWER_FRAMES)
+        ring = np.zeros((POWER_FRAMES, N_FFT // 2 + 1))
+        ring[POWER_FRAMES - len(got) :] = got
+        return ring
+
+    @property
+    def _swing(self) -> np.ndarray:
+        """The last SWING_RING frames' 188-1000 Hz level, dB (nan: not heard yet)."""
+        got = self._last_frames(SWING_RING)
+        # read above SWING_QUIET: digital silence in a test is not a swinging voice
+        low = 10 * np.log10(got[:, SWING_BINS[0] : SWING_BINS[1]].sum(axis=1) + SWING_QUIET)
+        swing = np.full(SWING_RING, np.nan)
+        swing[SWING_RING - len(low) :] = low
+        return swing
+
     def evidence(self, hz: float, onset: float | None = None) -> Evidence:
         """The gate's measures of the last frames at the cascade's pitch ``hz`` (the blow began at ``onset``, s)."""
         p = self._ring[-HISTORY:]
@@ -333,12 +359,13 @@ class CombinedDetector(StreamDetector):
 
     def decay(self, det: Detection) -> Decay:
         """The report's line level (dB), frame by frame from its onset to its offset, in the frames kept."""
-        frame = self._frame - len(self._ring) + np.arange(len(self._ring))
+        ring = self._ring
+        frame = self._frame - len(ring) + np.arange(len(ring))
         a = int(det.onset * RATE / HOP)  # a frame starts half a hop before its centre: onset = (j + 0.5) hops
         b = round(det.offset * RATE / HOP - 1.5)  # and ends half a hop after it: offset = (j + 1.5) hops
         if a < frame[0]:
             return NO_DECAY
-        p = self._ring[(frame >= a) & (frame <= b)]
+        p = ring[(frame >= a) & (frame <= b)]
         if len(p) < 2:
             return NO_DECAY
         w = round(self.params.window_hz / BIN_HZ)
@@ -352,9 +379,10 @@ class CombinedDetector(StreamDetector):
 
     def _low_swing(self, onset: float | None) -> float:
         """The 188-1000 Hz level's std (dB) over the 0.64 s before ``onset`` and the frames since, pooled."""
-        frame = self._frame - len(self._swing) + np.arange(len(self._swing))  # each level's frame index
+        swing = self._swing
+        frame = self._frame - len(swing) + np.arange(len(swing))  # each level's frame index
         at = self._frame - SWING_FRAMES // 4 if onset is None else round(onset * RATE / HOP)
-        parts = [self._swing[(frame >= at - SWING_FRAMES) & (frame < at)], self._swing[frame >= at]]
+        parts = [swing[(frame >= at - SWING_FRAMES) & (frame < at)], swing[frame >= at]]
         parts = [x[~np.isnan(x)] for x in parts]
         n = sum(len(x) for x in parts)
         if n < 2:
