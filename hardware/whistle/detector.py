@@ -384,18 +384,22 @@ class WhistleDetector(StreamDetector):
         # Only a strong frame can start a blow, unless one is under way or was
         # just reported (its weak frames then extend the refractory period).
         busy = self._blow is not None or first * HOP / RATE < self._quiet_until
-        feats = self.features(power, full=busy)
+        feats = self.features(power, full=busy, lazy=self._blow is None)
         detections = self._decide(feats, first, self.time) if feats["weak"].any() or self._blow else []
         self._track_noise(power)
         return detections
 
-    def features(self, power: np.ndarray, full: bool = True) -> dict[str, np.ndarray]:
+    def features(self, power: np.ndarray, full: bool = True, lazy: bool = False) -> dict[str, np.ndarray]:
         """Per-frame measurements (vectorised over the frames of a block).
 
         Written for few numpy calls rather than elegance: at 4 frames per
         block the cost is per call, not per element.  With ``full=False`` (no
         blow under way, none just reported) a block where no frame could
         start a blow stops after the cheap measures: most blocks of a game.
+        With ``lazy=True`` (no blow under way) a block where no frame is weak
+        stops once that is known, with only "strong" and "weak": nothing
+        reads the rest (``consume`` does not decide on such a block; on the
+        speed sound, 418 of the 601 blocks measured in full).
         """
         n = len(power)
         rows = self._rows(n)
@@ -444,17 +448,19 @@ class WhistleDetector(StreamDetector):
             db = 10 * np.log10(np.stack([peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS), kpow / other, peak / (floor + EPS),
                                          peak], axis=1) + EPS)
         measures = db[:, :3]
+        in_band = fund >= self._klo
+        weak_any = (measures >= self._off).all(axis=1)
+        strong = in_band & (measures >= self._on).all(axis=1)
+        weak = in_band & weak_any
+        if lazy and not weak.any():
+            return {"strong": strong, "weak": weak}
         # Parabolic interpolation of the peak on log power: sub-bin pitch for signatures.
         lg = np.log(g[:, PEAK_HALF_WIDTH - 1 : PEAK_HALF_WIDTH + 2] + EPS)
         a, b, c = lg[:, 0], lg[:, 1], lg[:, 2]
         den = a - 2 * b + c
         delta = np.minimum(np.maximum(0.5 * (a - c) / np.where(np.abs(den) > 1e-12, den, 1.0), -0.5), 0.5)  # np.clip, cheaper
         fund_hz = (k + delta) * (RATE / N_FFT) * fund / k
-        in_band = fund >= self._klo
         voice = self._comb(power, k, kpow)
-        weak_any = (measures >= self._off).all(axis=1)
-        strong = in_band & (measures >= self._on).all(axis=1)
-        weak = in_band & weak_any
         h = power[rows, self._h2_index[fund]]
         h2 = 10 * np.log10((h[:, 1:].sum(axis=1) + EPS) / (h[:, 0] + EPS))
         return {
