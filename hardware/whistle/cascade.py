@@ -91,7 +91,9 @@ class CascadeDetector(StreamDetector):
         self._centres = np.arange(lo, hi + 1)
         self._around = np.arange(-self._w - 1, self._w + 2)[None, :]  # the window and a bin either side
         self._ones_w = np.ones(2 * self._w + 1)
-        self._win_hi, self._win_lo = self._centres + self._w + 1, self._centres - self._w  # cumsum bounds of each window
+        # cumsum bounds of each centre's window (consecutive: slices, not gathers)
+        self._win_hi = slice(self._centres[0] + self._w + 1, self._centres[-1] + self._w + 2)
+        self._win_lo = slice(self._centres[0] - self._w, self._centres[-1] - self._w + 1)
         # For every centre k, the cumsum indices of its harmonic windows (one gather a block rather than a dozen
         # small numpy calls): 2k+-h (above the main window, inside the spectrum) and k/2+-h (below the main window,
         # never its bins twice), as (upper, lower, upper, lower); and the SNR window's k+w, k-w-1.
@@ -149,7 +151,8 @@ class CascadeDetector(StreamDetector):
 
     # -- stage 1 ---------------------------------------------------------------------
     def evidence(self, power: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Per frame: passes, centre bin, share, SNR (dB) and the spectrum over the floor (a ratio, not dB)."""
+        """Per frame: passes, centre bin, share, SNR (dB) and the spectrum over the floor (a ratio, not dB).
+        Where no frame can pass, centre, share and SNR are left unmeasured (zeros): nothing reads them."""
         p = self.params
         floor = self._noise
         ratio = power / floor
@@ -157,8 +160,7 @@ class CascadeDetector(StreamDetector):
         if (r[:, :-2] * r[:, 1:-1] * r[:, 2:]).max() < self._line_product:
             # No 3 neighbouring bins the line test reads stand min_line_db over their floor on average (their
             # mean in dB is the log of this product over 3): no frame can pass (most blocks of a game).
-            nothing = np.zeros(len(power), bool)
-            return nothing, np.zeros(len(power), int), nothing, nothing, ratio
+            return self._nothing(len(power), ratio)
         excess = np.maximum(power - p.excess_factor * floor, 0.0)
         excess[:, : self._elo] = 0.0
         excess[:, self._ehi :] = 0.0
@@ -169,24 +171,36 @@ class CascadeDetector(StreamDetector):
         i = win.argmax(axis=1)
         k = self._centres[i]
         rows = self._rows(len(power))
+        # The three tests in turn, each only while some frame may still pass them all (the same numbers).
+        # dB over the floor, 3 bins smoothed, at k-w..k+w: only the bins k-w-1..k+w+1 are read (the same
+        # log10 of the same ratios as over the whole spectrum before, elementwise).
+        over = 10 * np.log10(ratio[rows[:, None], k[:, None] + self._around] + EPS)
+        lines = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3
+        passes = lines.max(axis=1) >= p.min_line_db
+        if not passes.any():
+            return self._nothing(len(power), ratio)
         g = cs[rows[:, None], self._harm_bounds[k]]
         harm = g[:, 0] - g[:, 1] + g[:, 2] - g[:, 3]  # the same sums in the same order as one term each
         total = cs[:, -1] + EPS
         share = (win[rows, i] + harm) / total
+        passes &= share >= p.min_share
+        if not passes.any():
+            return self._nothing(len(power), ratio)
         floor_w = np.convolve(floor, self._ones_w, "same")  # once a block: no cumsum round-off
         pcs = np.cumsum(power, axis=1)
         s = pcs[rows[:, None], self._sig_bounds[k]]
         sig = s[:, 0] - s[:, 1]
         snr = 10 * np.log10(sig / floor_w[k] + EPS)
-        # dB over the floor, 3 bins smoothed, at k-w..k+w: only the bins k-w-1..k+w+1 are read (the same
-        # log10 of the same ratios as over the whole spectrum before, elementwise).
-        over = 10 * np.log10(ratio[rows[:, None], k[:, None] + self._around] + EPS)
-        lines = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3
-        line = lines.max(axis=1)
-        passes = (share >= p.min_share) & (snr >= p.min_snr_db) & (line >= p.min_line_db)
+        passes &= snr >= p.min_snr_db
         # The frame's centre is its strongest line, not the window's middle (which wanders with
         # the sidebands): the verifier's patch is aligned on it.
         return passes, k + lines.argmax(axis=1) - self._w, share, snr, ratio
+
+    @staticmethod
+    def _nothing(n: int, ratio: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``evidence`` of a block where no frame passes."""
+        nothing = np.zeros(n, bool)
+        return nothing, np.zeros(n, int), nothing, nothing, ratio
 
     def _rows(self, n: int) -> np.ndarray:
         rows = self._rows_cache.get(n)
