@@ -223,18 +223,21 @@ class CascadeDetector(StreamDetector):
             self._episode = None
             return out
         refractory = round(p.refractory_s * RATE / HOP)
+        # Python values for the loop (the same numbers: numpy scalars cost more to index and compare)
+        passes_l, k_l, share_l = passes.tolist(), k.tolist(), share.tolist()
         for i in range(len(power)):
             j = first + i
             self._hist[j % KEPT] = ratio[i]  # a ring: put in time order (and in dB) only when the verifier asks
-            self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
-            ok = bool(passes[i])
-            if ok and j - self._reject_last <= QUIET_FOLLOW_FRAMES and abs(k[i] - self._reject_centre) <= self._w:
+            if self._pool:
+                self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
+            ok, ki = passes_l[i], k_l[i]
+            if ok and j - self._reject_last <= QUIET_FOLLOW_FRAMES and abs(ki - self._reject_centre) <= self._w:
                 self._reject_last, ok = j, False  # the sound the verifier turned down goes on: not asked again
             if ok:
-                hz, level = self._pitch(power[i], int(k[i]))
-                self._pool.append((j, int(k[i]), hz, level, float(share[i])))
+                hz, level = self._pitch(power[i], ki)
+                self._pool.append((j, ki, hz, level, share_l[i]))
             if self._quiet:
-                if ok and (j - self._quiet_last <= QUIET_FOLLOW_FRAMES or abs(k[i] - self._quiet_centre) <= self._w):
+                if ok and (j - self._quiet_last <= QUIET_FOLLOW_FRAMES or abs(ki - self._quiet_centre) <= self._w):
                     self._quiet_last, self._quiet_until = j, j + refractory
                 if j >= self._quiet_until:
                     self._quiet, self._episode = False, None
@@ -245,7 +248,7 @@ class CascadeDetector(StreamDetector):
             if not ok:
                 continue
             # The candidate is the evidence near this frame's centre (other sounds may share the pool).
-            near = [e for e in self._pool if abs(e[1] - k[i]) <= self._w]
+            near = [e for e in self._pool if abs(e[1] - ki) <= self._w]
             if self._episode is None or self._episode < j - p.pool_frames - 2 * p.max_attempts:
                 self._episode, self._attempts, self._since, self._accepted = near[0][0], 0, 0, 0
             if len(near) < p.min_frames:
