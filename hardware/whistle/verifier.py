@@ -70,7 +70,11 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     coarse = a[:, : GROUP * N_GROUPS].reshape(n, N_GROUPS, GROUP).sum(axis=2) / GROUP  # time x frequency, 5 bins a cell
     wm = w.sum(axis=1) / w.shape[1]
     row = w.sum(axis=0) / n - w.sum() / w.size
-    comb = np.array([row[:-lag] @ row[lag:] for lag in range(2, 17)]) / (row @ row + 1e-6)  # a voice's harmonics
+    # A voice's harmonics: the row's autocorrelation at lags 2-16 over its energy.  np.correlate makes each
+    # lag's sum with the same dot routine over the same elements as ``row[:-lag] @ row[lag:]`` did (bit for
+    # bit on 20,000 random rows), in one call rather than 15.
+    auto = np.correlate(row, row, "full")[len(row) - 1 :]
+    comb = auto[2:17] / (auto[0] + 1e-6)
     wc = w - wm[:, None]
     norms = np.sqrt(np.add.reduce(wc * wc, axis=1))  # np.linalg.norm's own formula, without its checks
     steady = (wc[1:] * wc[:-1]).sum(axis=1) / (norms[1:] * norms[:-1] + 1e-6)
