@@ -342,6 +342,7 @@ class WhistleDetector(StreamDetector):
         self._gather_offsets = np.concatenate(
             [np.broadcast_to(_PEAK, (len(band_k), len(_PEAK))),
              (self._subs[band_k][:, :, None] + _NEAR).reshape(len(band_k), -1) - band_k[:, None]], axis=1)
+        self._gather_index = band_k[:, None] + self._gather_offsets  # the same bins, absolute (one call less)
         self._h2_index = np.concatenate([ks[:, None], np.minimum(2 * ks, n_bins - 2)[:, None] + _NEAR], axis=1)
         self._comb_index = np.clip(ks[:, None] + np.concatenate([_COMB_LINES, _COMB_VALLEYS])[None, :], 0, n_bins - 1)
         self._on_snr_ratio = 10 ** (p.on_snr_db / 10)
@@ -411,16 +412,18 @@ class WhistleDetector(StreamDetector):
         k = band.argmax(axis=1) + self._klo
         # One gather: the peak +-2 bins, and +-1 bin around k/2, k/3 and k/4.
         subs = self._subs[k]  # k/2, k/3, k/4
-        g = power[rows, k[:, None] + self._gather_offsets[k - self._klo]]
+        at = self._gather_index[k - self._klo]
+        g = power[rows, at]
         kpow = g[:, PEAK_HALF_WIDTH]
         peak = g[:, : len(_PEAK)].sum(axis=1)
-        floor = self._noise[k[:, None] + _PEAK].sum(axis=1)
+        floor = self._noise[at[:, : len(_PEAK)]].sum(axis=1)
         if not full:
             snr_ok = peak >= floor * self._on_snr_ratio
             if not snr_ok.any():
                 return self._nothing(n)
         median = np.partition(band, band.shape[1] // 2, axis=1)[:, band.shape[1] // 2]
-        if not full and not (snr_ok & (peak >= ((2 * PEAK_HALF_WIDTH + 1) * median + EPS) * self._on_tonality_ratio)).any():
+        spread = (2 * PEAK_HALF_WIDTH + 1) * median + EPS  # the peak's bins were they the band's median
+        if not full and not (snr_ok & (peak >= spread * self._on_tonality_ratio)).any():
             return self._nothing(n)
         # Harmonic check: a line at k/2, k/3 or k/4 that is itself tonal (well above
         # the band's median) and not too far below the peak makes k a harmonic
@@ -445,7 +448,7 @@ class WhistleDetector(StreamDetector):
             other = wide.max(axis=1) + EPS
             lowed = np.zeros(n, bool)
         with np.errstate(divide="ignore"):
-            db = 10 * np.log10(np.stack([peak / ((2 * PEAK_HALF_WIDTH + 1) * median + EPS), kpow / other, peak / (floor + EPS),
+            db = 10 * np.log10(np.stack([peak / spread, kpow / other, peak / (floor + EPS),
                                          peak], axis=1) + EPS)
         measures = db[:, :3]
         in_band = fund >= self._klo
