@@ -157,6 +157,8 @@ class CascadeDetector(StreamDetector):
         floor = self._noise
         ratio = power / floor
         r = ratio[:, self._reach] + EPS
+        if r.dtype != np.float64:
+            r = r.astype(np.float64)  # the first block's float32 ratios: a product of 3 could overflow float32
         if (r[:, :-2] * r[:, 1:-1] * r[:, 2:]).max() < self._line_product:
             # No 3 neighbouring bins the line test reads stand min_line_db over their floor on average (their
             # mean in dB is the log of this product over 3): no frame can pass (most blocks of a game).
