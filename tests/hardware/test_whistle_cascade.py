@@ -118,3 +118,57 @@ def test_a_profile_gives_the_cascade_its_signatures_not_its_band():
     assert len(found) == 1 and found[0].blower == "Shaun"
     with pytest.raises(ValueError, match="detector kind"):
         Profile().detector("nope")
+
+
+def _plain_patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
+    """patch_features as it was first written (np.mean, np.pad, np.median, np.linalg.norm): the weights were
+    trained on its output, so the faster version must give the same float32 bits."""
+    from hardware.whistle.verifier import GROUP, HIGH_BIN, LOW_BINS, N_GROUPS, SPAN, WINDOW
+
+    n_bins = hist.shape[1]
+    p = np.clip(hist, -10.0, 40.0) / 10.0
+    a = np.pad(p, ((0, 0), (SPAN, SPAN)))[:, centre : centre + 2 * SPAN + 1]
+    w = a[:, SPAN - WINDOW : SPAN + WINDOW + 1]
+    offsets = (w.argmax(axis=1) - WINDOW) / WINDOW
+    t = np.arange(len(p)) - (len(p) - 1) / 2
+    slope = float(offsets @ t / (t @ t))
+
+    def line(k: int) -> float:
+        k = min(max(k, 2), n_bins - 3)
+        return float(p[:, k - 2 : k + 3].max(axis=1).mean())
+
+    coarse = a[:, : GROUP * N_GROUPS].reshape(len(a), N_GROUPS, GROUP).mean(axis=2)
+    row = w.mean(axis=0) - w.mean()
+    comb = np.array([row[:-lag] @ row[lag:] for lag in range(2, 17)]) / (row @ row + 1e-6)
+    wc = w - w.mean(axis=1, keepdims=True)
+    steady = (wc[1:] * wc[:-1]).sum(axis=1) / (np.linalg.norm(wc[1:], axis=1) * np.linalg.norm(wc[:-1], axis=1) + 1e-6)
+    peaky = w.max(axis=1) - np.median(w, axis=1)
+    return np.concatenate([
+        a.mean(axis=0), a.max(axis=0), offsets, w.mean(axis=1), coarse.ravel(), comb, steady, peaky,
+        [line(2 * centre), line(centre // 2), line(3 * centre // 2),
+         float(p[:, :LOW_BINS].mean()), float(p[:, HIGH_BIN:].mean()), slope, float(offsets.std())],
+    ]).astype(np.float32)
+
+
+def test_patch_features_are_the_plain_formulas_bit_for_bit():
+    rng = np.random.default_rng(14)
+    for i in range(400):
+        hist = (rng.standard_normal((8, 257)) * rng.uniform(1, 30) + rng.uniform(-10, 20)).astype(np.float32)
+        if i % 2:
+            hist[:, rng.integers(0, 257)] += 40  # a line
+        if i % 5 == 0:
+            hist = np.round(hist).astype(np.float32)  # ties for argmax and the median
+        centre = int(rng.integers(0, 257))  # the spectrum's edges too
+        assert np.array_equal(patch_features(hist, centre), _plain_patch_features(hist, centre)), (i, centre)
+
+
+def test_the_first_blocks_db_over_the_floor_is_taken_in_float32_as_the_verifier_was_trained():
+    # The first block's floor is float32 (the tracker makes it float64 after): the ring keeps ratios and
+    # takes their dB only when the verifier asks, in the precision each frame's floor had.
+    power = (np.random.default_rng(3).random((4, 257)) ** 4 + 1e-9).astype(np.float32)
+    det = CascadeDetector(verifier=lambda x: 0.0)
+    det.consume(0, power)
+    floor = np.exp(np.log(power + 1e-20).mean(axis=0)) + 1e-20
+    assert floor.dtype == np.float32
+    expected = (10 * np.log10(power / floor + 1e-20)).astype(np.float32)
+    assert np.array_equal(det._ordered(3)[-4:], expected)
