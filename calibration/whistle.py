@@ -71,6 +71,10 @@ class Profile:
     signatures: tuple[Any, ...] = ()  # hardware.whistle.signature.Signature
     source: str = "defaults"  # where it came from, for the Settings screen
     created: str = ""
+    # Session 14: per whistle name, its spectral template (hardware/whistle/known.py), and whether the
+    # combined detector's known-whistle matcher uses them (None: known.KNOWN_DEFAULT, the shipped choice).
+    templates: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    known: bool | None = None
 
     @property
     def is_default(self) -> bool:
@@ -124,7 +128,19 @@ class Profile:
         from hardware.whistle.combined import CombinedDetector, strict_cascade
 
         shipped = WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
-        return CombinedDetector(shipped=shipped, cascade=strict_cascade(params, attribute), attribute=attribute)
+        return CombinedDetector(shipped=shipped, cascade=strict_cascade(params, attribute), attribute=attribute,
+                                known=self.known_matcher())
+
+    def known_matcher(self) -> Any:
+        """The known-whistle matcher of this profile's templates (None: switched off, or nothing to match)."""
+        from hardware.whistle import known
+
+        on = known.KNOWN_DEFAULT if self.known is None else self.known
+        templates = known.templates_of(self.signatures, self.templates)
+        if not on or not templates:
+            return None
+        gate = self.overrides.get("min_level_db", known.KnownParams.min_level_db)
+        return known.KnownMatcher(templates, known.KnownParams(min_level_db=gate))
 
     # -- TOML -------------------------------------------------------------------
     def to_toml(self) -> str:
@@ -145,9 +161,11 @@ class Profile:
                     "h2_db": round(s.h2_db, 2),
                     "am_db": round(s.am_db, 2),
                     "blows": s.blows,
+                    "template_db": list(self.templates[s.name]) if s.name in self.templates else None,
                 }
                 for s in self.signatures
             ],
+            "known_whistles": self.known,
         }
         return dump_toml(data, "Bellwether whistle calibration: written by `bellwether calibrate whistle`.")
 
@@ -182,11 +200,21 @@ DETECTOR_RANGES: dict[str, tuple[float | None, float | None, float | None]] = {
     "noise_rise_s": (None, 600, 0),
     "noise_fall_s": (None, 600, 0),
 }
-MIN_BAND_RATIO = 1.2  # a band narrower than about three semitones misses a whistle that wavers
+MIN_BAND_RATIO = 1.2
+# hardware.whistle.known's template, as the profile holds it (the numbers are known.py's; a test checks they agree)
+TEMPLATE_KEY = "template_db"
+MIN_POINTS, MAX_POINTS, MAX_DB = 9, 33, 60.0  # grid points, and the whitened dB range  # a band narrower than about three semitones misses a whistle that wavers
 
 
 def _finite(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e9
+
+
+def _whitened_db(v: Any) -> bool:
+    return _finite(v) and 0 <= v <= MAX_DB
+
+
+TEMPLATE_EXPECTED = f"a list of {MIN_POINTS}-{MAX_POINTS} numbers from 0 to {MAX_DB:g} (dB over the room's floor)"
 
 
 def load_profile(path: str | Path | None = None) -> Profile:
@@ -206,7 +234,7 @@ def load_profile(path: str | Path | None = None) -> Profile:
     if version != PROFILE_VERSION:
         log.warning("%s: whistle profile version %s, expected %s; using defaults", path, version, PROFILE_VERSION)
         return Profile(source=f"defaults (stale profile at {path}: version {version}, run calibrate whistle again)")
-    t.only("version", "created", "detector", "noise", "whistle")
+    t.only("version", "created", "detector", "noise", "whistle", "known_whistles")
     det = t.table("detector", {})
     band = det.list("band_hz", None, of=_finite, expected="[low, high] in Hz")
     if band is not None and (len(band) != 2 or not 0 < band[0] < band[1] <= 8000 or band[1] < band[0] * MIN_BAND_RATIO):
@@ -230,10 +258,16 @@ def load_profile(path: str | Path | None = None) -> Profile:
         raise ConfigError(path, "noise.spectrum_db", "257 values (one per STFT bin)", f"{len(noise)} values")
     whistles = t.list("whistle", [], of=lambda v: isinstance(v, dict), expected="a list of [[whistle]] tables")
     signatures = []
+    templates: dict[str, tuple[float, ...]] = {}
     for i, w in enumerate(whistles):
         wt = Table(w, path, f"whistle[{i}].").only(
-            "name", "peak_hz", "pitch_spread_cents", "spread_cents", "h2_db", "am_db", "blows"
+            "name", "peak_hz", "pitch_spread_cents", "spread_cents", "h2_db", "am_db", "blows", TEMPLATE_KEY
         )
+        template = wt.list(TEMPLATE_KEY, None, of=_whitened_db, expected=TEMPLATE_EXPECTED)
+        if template is not None and not MIN_POINTS <= len(template) <= MAX_POINTS:
+            raise ConfigError(path, f"whistle[{i}].{TEMPLATE_KEY}", TEMPLATE_EXPECTED, f"{len(template)} values")
+        if template is not None:
+            templates[wt.string("name")] = tuple(float(v) for v in template)
         signatures.append(
             Signature(
                 name=wt.string("name"),
@@ -252,6 +286,8 @@ def load_profile(path: str | Path | None = None) -> Profile:
         signatures=tuple(signatures),
         source=str(path),
         created=t.string("created", ""),
+        templates=templates,
+        known=t.boolean("known_whistles", None),
     )
 
 
@@ -414,14 +450,21 @@ def _mic_blocks(seconds: float) -> Iterator[Any]:
 
 
 def _collect_blows(
-    name: str, blocks: Iterator[Any], wanted: int, noise_db: tuple[float, ...] | None, progress: _Progress
+    name: str, blocks: Iterator[Any], wanted: int, noise_db: tuple[float, ...] | None, progress: _Progress,
+    heard: list[Any] | None = None, spans: list[tuple[float, float, float]] | None = None,
 ) -> list[dict[str, float]]:
+    """The features of the first ``wanted`` blows; the sound read (``heard``, its blocks) and each blow's
+    (onset s, offset s, fundamental Hz) in it (``spans``) are kept when asked, for the known-whistle template."""
     det = listening_detector(noise_db)
     blows: list[dict[str, float]] = []
     progress.bar(name, 0, wanted)
     for block in blocks:
+        if heard is not None:
+            heard.append(block)
         for d in det.process(block):
             blows.append(dict(d.features))
+            if spans is not None:
+                spans.append((d.onset, d.offset, d.peak_hz))
             progress.bar(name, len(blows), wanted, f"heard {d.peak_hz:.0f} Hz")
             if len(blows) >= wanted:
                 return blows
@@ -457,15 +500,20 @@ def calibrate(
 
     progress.step(f"Step 2: each player blows their whistle {blows} times, one blow at a time.")
     learned: dict[str, list[dict[str, float]]] = {}
+    sounds: dict[str, tuple[list[Any], list[tuple[float, float, float]]]] = {}
     for name in players:
         progress.step(f"  {name}: blow now.")
-        heard = _collect_blows(name, player_blocks(name), blows, noise_db, progress)
+        sound: list[Any] = []
+        spans: list[tuple[float, float, float]] = []
+        heard = _collect_blows(name, player_blocks(name), blows, noise_db, progress, sound, spans)
         if len(heard) < blows:
             raise CalibrationError(
                 f"heard {len(heard)} of {blows} blows from {name}; blow longer or closer and run again"
             )
         learned[name] = heard
+        sounds[name] = (sound, spans)
     signatures = tuple(Signature.learn(n, b) for n, b in learned.items())
+    templates = {s.name: _template(*sounds[s.name], noise_db) for s in signatures if _templated(s)}
     band = learn_band([s.peak_hz for s in signatures])
     overrides: dict[str, float] = {}
     if not hear_distant:
@@ -479,6 +527,7 @@ def calibrate(
         noise_db=noise_db,
         signatures=signatures,
         created=datetime.now(UTC).isoformat(timespec="seconds"),
+        templates=templates,
     )
 
     progress.step(f"Step 3: check (detection band {band[0]:.0f}-{band[1]:.0f} Hz).")
@@ -489,6 +538,22 @@ def calibrate(
             if cents < 100:
                 notes.append(f"{a.name} and {b.name} sound alike ({cents:.0f} cents apart): the app will ask who blew")
     return profile, notes
+
+
+def _template(sound: list[Any], spans: list[tuple[float, float, float]], noise_db: tuple[float, ...]) -> tuple[float, ...]:
+    """A whistle's known-whistle template from its calibration blows (hardware/whistle/known.py)."""
+    import numpy as np
+
+    from hardware.whistle.known import learn_template
+
+    return learn_template(np.concatenate([np.asarray(b, np.float32) for b in sound]), spans, noise_db)
+
+
+def _templated(signature: Any) -> bool:
+    """Whether the whistle's blows agree in pitch well enough for a known-whistle template (known.py)."""
+    from hardware.whistle.known import MAX_SPREAD_CENTS
+
+    return bool(signature.pitch_spread_cents <= MAX_SPREAD_CENTS)
 
 
 def _check_player(

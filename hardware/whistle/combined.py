@@ -50,6 +50,7 @@ from .detector import (
     WhistleDetector,
     decay_slopes,
 )
+from .known import KnownMatcher
 from .verifier import HISTORY, Verifier
 
 BIN_HZ = RATE / N_FFT
@@ -213,8 +214,10 @@ class CombinedDetector(StreamDetector):
         attribute: Attribute | None = None,
         rate: int = RATE,
         on_cascade: Callable[[Detection, Evidence, bool], None] | None = None,
+        known: KnownMatcher | None = None,
     ) -> None:
         super().__init__(attribute, rate)
+        self.known = known  # a calibrated profile's known-whistle matcher (known.py), None: generic only
         self.params = params or CombinedParams()
         self.shipped = shipped or WhistleDetector(attribute=attribute)
         self.cascade = cascade or strict_cascade(attribute=attribute)
@@ -236,6 +239,8 @@ class CombinedDetector(StreamDetector):
         self._frame = 0
         self.shipped.reset()
         self.cascade.reset()
+        if self.known is not None:
+            self.known.reset()
         # The last blocks' power, at least SWING_RING frames of it: the gate reads its last HISTORY frames and the
         # 188-1000 Hz level of all of them, the ring guard its last POWER_FRAMES, only when a detector reports
         # (session 14: not on every block, where keeping both rings cost a tenth of the detector's time).
@@ -290,6 +295,11 @@ class CombinedDetector(StreamDetector):
                 self.on_cascade(det, ev, ok)
             if ok:
                 out.append(self._report(det))
+        if self.known is not None:
+            # The table's own whistle by its template, where the generic halves refused it (one blow, one event).
+            for det in self.known.consume(first, power, self.shipped.noise_floor, self.time):
+                if self._fresh(det):
+                    out.append(self._report(det))
         return out
 
     def _fresh(self, det: Detection) -> bool:
