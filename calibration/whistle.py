@@ -200,10 +200,10 @@ DETECTOR_RANGES: dict[str, tuple[float | None, float | None, float | None]] = {
     "noise_rise_s": (None, 600, 0),
     "noise_fall_s": (None, 600, 0),
 }
-MIN_BAND_RATIO = 1.2
+MIN_BAND_RATIO = 1.2  # a band narrower than about three semitones misses a whistle that wavers
 # hardware.whistle.known's template, as the profile holds it (the numbers are known.py's; a test checks they agree)
 TEMPLATE_KEY = "template_db"
-MIN_POINTS, MAX_POINTS, MAX_DB = 9, 33, 60.0  # grid points, and the whitened dB range  # a band narrower than about three semitones misses a whistle that wavers
+MIN_POINTS, MAX_POINTS, MAX_DB = 9, 33, 60.0  # grid points, and the whitened dB range
 
 
 def _finite(v: Any) -> bool:
