@@ -72,6 +72,9 @@ HELD_RING_TOP = 3  # a struck sound is loudest in its first frames (the onset ca
 _QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
 
 
+WINDOW = np.hanning(N_FFT).astype(np.float32)  # the STFT's window, as every detector takes it
+
+
 def _median(xs: list[float]) -> float:
     """np.median of a few numbers, without its per-call cost (the decision loop asks every frame)."""
     s = sorted(xs)
@@ -121,7 +124,7 @@ class StreamDetector:
             raise ValueError(f"the detector runs at {RATE} Hz; resample first (got {rate})")
         self.attribute = attribute
 
-    _win = np.hanning(N_FFT).astype(np.float32)
+    _win = WINDOW
     _steps: ClassVar[dict[tuple[int, float, float], tuple[float, float]]] = {}  # the floor's (rise, fall) step per block size
     _buf: np.ndarray
     _samples: int
