@@ -371,17 +371,38 @@ def speed(make: Callable[[], object] = WhistleDetector, label: str = "shipped", 
 # -- attribution -----------------------------------------------------------------------------
 
 
+# The attribution benchmark's four whistles: a robot recording and its pitch shift (semitones).
+ATTRIBUTION_WHISTLES = {
+    "A": ("whistle_1_metre.wav", -5.0),
+    "B": ("whistle_2015_07_13_085209_freya.wav", 0.0),
+    "C": ("whistle_2015_07_18_051223_vali.wav", 3.0),
+    "D": ("whistle_3_metres_robot_on_circle_coach_middle_edge_of_field.wav", 6.0),
+}
+# The calibration rows' whistles: one blow each from a random generator.
+CALIBRATION_WHISTLES: dict[str, Callable[[np.random.Generator], np.ndarray]] = {
+    "low toy 700 Hz": lambda r: ws.harmonic_toy(r, 700.0),
+    "toy 1200 Hz": lambda r: ws.harmonic_toy(r, 1200.0),
+    "pea 2.8 kHz": lambda r: ws.pea_trill(r, 2800.0),
+    "two-tone": lambda r: ws.two_tone(np.random.default_rng(7), float(r.uniform(0.25, 0.5))),
+}
+
+
+def calibration_sound(make: Callable[[], np.ndarray]) -> np.ndarray:
+    """The wizard's recording of a whistle: three blows (``make``) over faint noise, with pauses."""
+    calib = ta.noise(0.4, 0.003, seed=1)
+    for i in range(3):
+        b = make() * 0.2
+        b = b + ta.noise(len(b) / RATE, 0.003, seed=10 + i)[: len(b)]
+        calib = np.concatenate([calib, b, ta.noise(0.6, 0.003, seed=2)])
+    return calib
+
+
 def attribution(data: Path, rng: np.random.Generator, kind: str = "session4") -> None:
     from calibration.whistle import Profile
 
     print(f"\n== attribution ({kind}): 4 whistles made from real robot recordings by pitch shifting, 3 blows to calibrate, 25 each")
     folder = data / "robot-clips" / "whistle"
-    made = {
-        "A": ("whistle_1_metre.wav", -5.0),
-        "B": ("whistle_2015_07_13_085209_freya.wav", 0.0),
-        "C": ("whistle_2015_07_18_051223_vali.wav", 3.0),
-        "D": ("whistle_3_metres_robot_on_circle_coach_middle_edge_of_field.wav", 6.0),
-    }
+    made = ATTRIBUTION_WHISTLES
     base = {p: ws.blow_piece(resample(*read_wav(folder / f))) for p, (f, _) in made.items()}
     stream = ta.NegativeStream(seed=int(rng.integers(1000)))
 
@@ -433,20 +454,10 @@ def calibrated_recall(seed: int, kind: str = "session4") -> None:
     print(f"\n== calibration ({kind}): profile from 3 blows vs the generic detector, 40 fresh blows each in hall noise at -5..+15 dB")
     generic_make = lambda: Profile().detector(kind)  # noqa: E731
     hall = ws.HallNoise(seed=seed + 21)
-    whistles = {
-        "low toy 700 Hz": lambda r: ws.harmonic_toy(r, 700.0),
-        "toy 1200 Hz": lambda r: ws.harmonic_toy(r, 1200.0),
-        "pea 2.8 kHz": lambda r: ws.pea_trill(r, 2800.0),
-        "two-tone": lambda r: ws.two_tone(np.random.default_rng(7), float(r.uniform(0.25, 0.5))),
-    }
-    for name, make in whistles.items():
+    for name, make in CALIBRATION_WHISTLES.items():
         rng = np.random.default_rng(seed + len(name))
         quiet = hall.piece(2.0) * 0.003
-        calib = ta.noise(0.4, 0.003, seed=1)
-        for i in range(3):
-            b = make(rng) * 0.2
-            b = b + ta.noise(len(b) / RATE, 0.003, seed=10 + i)[: len(b)]
-            calib = np.concatenate([calib, b, ta.noise(0.6, 0.003, seed=2)])
+        calib = calibration_sound(lambda m=make, r=rng: m(r))
         try:
             profile, _ = calibrate(["P"], 3, lambda q=quiet: blocks_of(q), lambda _n, c=calib: blocks_of(c),
                                    lambda _n: None, _Progress(io.StringIO()), hear_distant=True)

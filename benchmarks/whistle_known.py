@@ -41,28 +41,8 @@ from hardware.testing import whistle_synth as ws
 from hardware.testing.sensors import blocks_of
 from hardware.whistle.detector import detect
 
-SYNTH = {
-    "low toy 700 Hz": lambda r: ws.harmonic_toy(r, 700.0),
-    "toy 1200 Hz": lambda r: ws.harmonic_toy(r, 1200.0),
-    "pea 2.8 kHz": lambda r: ws.pea_trill(r, 2800.0),
-    "two-tone": lambda r: ws.two_tone(np.random.default_rng(7), float(r.uniform(0.25, 0.5))),
-}
-REAL = {  # whistle_eval.attribution's four whistles: a robot recording and its pitch shift (semitones)
-    "A": ("whistle_1_metre.wav", -5.0),
-    "B": ("whistle_2015_07_13_085209_freya.wav", 0.0),
-    "C": ("whistle_2015_07_18_051223_vali.wav", 3.0),
-    "D": ("whistle_3_metres_robot_on_circle_coach_middle_edge_of_field.wav", 6.0),
-}
-
-
-def _calibration_sound(make: Callable[[], np.ndarray]) -> np.ndarray:
-    """whistle_eval.calibrated_recall's calibration recording: three blows over faint noise."""
-    calib = ta.noise(0.4, 0.003, seed=1)
-    for i in range(3):
-        b = make() * 0.2
-        b = b + ta.noise(len(b) / RATE, 0.003, seed=10 + i)[: len(b)]
-        calib = np.concatenate([calib, b, ta.noise(0.6, 0.003, seed=2)])
-    return calib
+SYNTH = we.CALIBRATION_WHISTLES
+REAL = we.ATTRIBUTION_WHISTLES
 
 
 def _wizard(players: dict[str, np.ndarray], quiet: np.ndarray) -> Profile | str:
@@ -83,7 +63,7 @@ def synthetic_profiles(seed: int) -> dict[str, tuple[Profile | str, list[ws.Scen
     for name, make in SYNTH.items():
         rng = np.random.default_rng(seed + len(name))
         quiet = hall.piece(2.0) * 0.003
-        profile = _wizard({"P": _calibration_sound(lambda m=make, r=rng: m(r))}, quiet)
+        profile = _wizard({"P": we.calibration_sound(lambda m=make, r=rng: m(r))}, quiet)
         scenes = [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)]
         out[name] = (profile, scenes)
     return out
@@ -101,7 +81,7 @@ def real_profile(data: Path, seed: int) -> tuple[Profile | str, dict[str, list[w
 
     hall = ws.HallNoise(seed=seed + 32)
     quiet = hall.piece(2.0) * 0.003
-    profile = _wizard({p: _calibration_sound(lambda p=p: blow(p)) for p in REAL}, quiet)
+    profile = _wizard({p: we.calibration_sound(lambda p=p: blow(p)) for p in REAL}, quiet)
     scenes = {p: [ws.scene("cal", hall.piece(3.0), blow(p), float(rng.uniform(-5, 15)), rng) for _ in range(40)]
               for p in REAL}
     return profile, scenes, blow
