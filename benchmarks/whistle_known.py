@@ -130,19 +130,31 @@ def false_alarms(sources: dict[str, we.Source], make: Callable[[], object]) -> d
     return out
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser(doc: str) -> argparse.ArgumentParser:
+    """This benchmark's options (benchmarks/whistle_own.py takes the same)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--hours", type=float, default=1.0, help="table noise (default 1 h)")
     ap.add_argument("--family-hours", type=float, default=1.0, help="hours of each negative family (default 1)")
     ap.add_argument("--parts", default="recall,alarms,attribution", help="comma-separated: recall, alarms, attribution")
     ap.add_argument("--only", default="", help="comma-separated profile names to run (default all)")
-    args = ap.parse_args()
-    parts = set(args.parts.split(","))
+    return ap
+
+
+def setup(doc: str) -> tuple[argparse.Namespace, set[str], Path] | None:
+    """The options, the parts asked for and the shared data folder (None, said why, when there is none)."""
+    args = parser(doc).parse_args()
     data = we.whistle_dir()
     if data is None:
         print("shared data not found (BELLWETHER_SHARED_DATA)")
+        return None
+    return args, set(args.parts.split(",")), data
+
+
+def main() -> int:
+    if (ready := setup(__doc__)) is None:
         return 1
+    args, parts, data = ready
     c0 = time.process_time()
     print(f"seed {args.seed}: the known-whistle matcher, combined detector, off / on")
     profiles: dict[str, tuple[Profile | str, dict[str, list[ws.Scene]]]] = {}

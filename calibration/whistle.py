@@ -43,6 +43,15 @@ BAND_BELOW = 0.75
 BAND_ABOVE = 1.35
 BAND_LIMITS = (400.0, 7000.0)
 STEADY_UNDER = 0.75  # a profile's low-wobble edge (DetectorParams.steady_below_hz): under its lowest whistle by this
+# Session 15: how a profile keeps the low-wobble rule and the harmonic hold's edge off the table's own whistles
+# (Profile.params; the profile's ``own_whistles``).  "under": both edges move under the lowest whistle (STEADY_UNDER
+# x its pitch) for every sound, as since session 10; "near": the edges stay where they are and only a blow pitched
+# within OWN_CENTS of a calibrated whistle is exempt (DetectorParams.own_hz).
+OWN_WHISTLES = ("under", "near")
+OWN_DEFAULT = "under"
+# A whistle's own pitch window: OWN_SPREADS x its blow-to-blow spread (Signature.pitch_spread_cents), within OWN_CENTS.
+OWN_SPREADS = 3.0
+OWN_CENTS = (80.0, 100.0)
 LISTEN_BAND_HZ = (500.0, 7000.0)  # the wizard hears blows here, whatever the generic band
 NEAR_MARGIN_DB = 15.0  # a blow this much quieter than every calibration blow is not from this table
 
@@ -75,6 +84,8 @@ class Profile:
     # combined detector's known-whistle matcher uses them (None: known.KNOWN_DEFAULT, the shipped choice).
     templates: dict[str, tuple[float, ...]] = field(default_factory=dict)
     known: bool | None = None
+    # Session 15: "under" or "near" (OWN_WHISTLES; None: OWN_DEFAULT), how params() exempts the table's own whistles.
+    own: str | None = None
 
     @property
     def is_default(self) -> bool:
@@ -84,7 +95,11 @@ class Profile:
         from hardware.whistle.detector import DetectorParams
 
         p = DetectorParams(**self.overrides)
-        if self.signatures:
+        if self.signatures and (self.own or OWN_DEFAULT) == "near":
+            # Only the table's own whistles are exempt, each within its pitch window; everything else meets
+            # the generic edges (a rooster or a hum under the lowest whistle, too).
+            p = dataclasses.replace(p, own_hz=own_windows(self.signatures))
+        elif self.signatures:
             under = STEADY_UNDER * min(s.peak_hz for s in self.signatures)
             # The table's own low whistle must not meet the low-wobble rule: the edge goes under it,
             # and the harmonic hold reaches down to it (DetectorParams.hold_above_hz).
@@ -166,6 +181,7 @@ class Profile:
                 for s in self.signatures
             ],
             "known_whistles": self.known,
+            "own_whistles": self.own,
         }
         return dump_toml(data, "Bellwether whistle calibration: written by `bellwether calibrate whistle`.")
 
@@ -234,7 +250,7 @@ def load_profile(path: str | Path | None = None) -> Profile:
     if version != PROFILE_VERSION:
         log.warning("%s: whistle profile version %s, expected %s; using defaults", path, version, PROFILE_VERSION)
         return Profile(source=f"defaults (stale profile at {path}: version {version}, run calibrate whistle again)")
-    t.only("version", "created", "detector", "noise", "whistle", "known_whistles")
+    t.only("version", "created", "detector", "noise", "whistle", "known_whistles", "own_whistles")
     det = t.table("detector", {})
     band = det.list("band_hz", None, of=_finite, expected="[low, high] in Hz")
     if band is not None and (len(band) != 2 or not 0 < band[0] < band[1] <= 8000 or band[1] < band[0] * MIN_BAND_RATIO):
@@ -245,7 +261,7 @@ def load_profile(path: str | Path | None = None) -> Profile:
             band,
         )
     fields = {f.name: "int" if f.type == "int" else "float" for f in dataclasses.fields(DetectorParams)}
-    numeric = {k: v for k, v in fields.items() if k != "band_hz"}
+    numeric = {k: v for k, v in fields.items() if k not in ("band_hz", "own_hz")}  # own_hz: from the whistles
     det.only("band_hz", *numeric)
     det_data = {k: v for k, v in det.data.items() if k != "band_hz"}
     overrides = Table(det_data, path, "detector.").overrides(numeric, DETECTOR_RANGES)
@@ -288,7 +304,15 @@ def load_profile(path: str | Path | None = None) -> Profile:
         created=t.string("created", ""),
         templates=templates,
         known=t.boolean("known_whistles", None),
+        own=t.string("own_whistles", None, choices=OWN_WHISTLES),
     )
+
+
+def own_windows(signatures: Any) -> tuple[tuple[float, float], ...]:
+    """Each whistle's (pitch Hz, cents) window for DetectorParams.own_hz: OWN_SPREADS x its blow-to-blow
+    spread, within OWN_CENTS."""
+    lo, hi = OWN_CENTS
+    return tuple((float(s.peak_hz), min(max(OWN_SPREADS * s.pitch_spread_cents, lo), hi)) for s in signatures)
 
 
 # -- learning ---------------------------------------------------------------------
