@@ -12,7 +12,8 @@ wizard's profile of the four real-recording whistles A-D (whistle_known.real_pro
   with "near" (only blows near a calibrated whistle's pitch exempt: DetectorParams.own_hz);
 - false alarms with each calibration whistle's profile active, "under" and "near" (and the generic detector
   once): all 400 esc10-negatives clips, the table-noise stream (``NegativeStream(seed + 3)``) and the music,
-  clatter, babble and laughter families, the very scenes ``whistle_eval.py`` builds for the seed;
+  clatter, babble and laughter families, the very scenes ``whistle_eval.py`` builds for the seed (with
+  ``--only`` some whistles, the generic detector's only when "generic" is in ``--parts``);
 - attribution of the real whistles A-D (25 blows each in table noise, whistle_known.attribution) and their
   recall (40 fresh blows each), "under" and "near".
 
@@ -86,18 +87,22 @@ def main() -> int:
                       f"(confidence >= 0.8: {a['wrong_sure']}), missed {a['missed']}; recall "
                       + ", ".join(f"{p} {n}/40" for p, n in rec.items()), flush=True)
 
-    if "alarms" in parts:
+    # The generic detector's false alarms (the same for every profile): with --only, only when "generic" is in
+    # --parts, so a run split over processes by whistle counts them once.
+    with_generic = "generic" in parts or ("alarms" in parts and not args.only)
+    if "alarms" in parts or with_generic:
         sources = we.build_sources(data, args.seed, False, args.family_hours)
         keep = {we.ESC: sources[we.ESC]} | {f: sources[f] for f in ws.NEGATIVE_FAMILIES}
         every = we.with_table(keep, args.hours, args.seed)
         names = list(every)
         short = {n: n.split(" (")[0] for n in names}
         print(f"\n== false alarms with each profile active ({', '.join(names)})")
-        g = wk.false_alarms(every, generic.detector)
-        print("   generic detector: " + "; ".join(f"{short[n]} {g[n]}" for n in names), flush=True)
+        if with_generic:
+            g = wk.false_alarms(every, generic.detector)
+            print("   generic detector: " + "; ".join(f"{short[n]} {g[n]}" for n in names), flush=True)
         sums = {own: dict.fromkeys(names, 0) for own in OWN_WHISTLES}
         for name, (prof, _) in profiles.items():
-            if isinstance(prof, str):
+            if isinstance(prof, str) or "alarms" not in parts:
                 continue
             got = {own: wk.false_alarms(every, handled(prof, own).detector) for own in OWN_WHISTLES}
             for own in OWN_WHISTLES:

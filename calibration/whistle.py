@@ -209,6 +209,7 @@ DETECTOR_RANGES: dict[str, tuple[float | None, float | None, float | None]] = {
     "max_gap_frames": (0, 1000, None),
     "max_misses_before_detection": (0, 1000, None),
     "max_jump": (None, 1, 0),
+    "own_wobble_cents": (0, 1200, None),
     "max_drop_db": (None, 100, 0),
     "refractory_s": (0, 10, None),
     "min_level_db": (-200, 200, None),  # power in the detector's dB scale, not dBFS: learned values are positive
