@@ -45,10 +45,10 @@ BAND_LIMITS = (400.0, 7000.0)
 STEADY_UNDER = 0.75  # a profile's low-wobble edge (DetectorParams.steady_below_hz): under its lowest whistle by this
 # Session 15: how a profile keeps the low-wobble rule and the harmonic hold's edge off the table's own whistles
 # (Profile.params; the profile's ``own_whistles``).  "under": both edges move under the lowest whistle (STEADY_UNDER
-# x its pitch) for every sound, as since session 10; "near": the edges stay where they are and only a blow pitched
-# within OWN_CENTS of a calibrated whistle is exempt (DetectorParams.own_hz).
+# x its pitch) for every sound, as in sessions 10-14 (selectable); "near" (the default): the edges stay where they
+# are and only a blow pitched within OWN_CENTS of a calibrated whistle is exempt (DetectorParams.own_hz).
 OWN_WHISTLES = ("under", "near")
-OWN_DEFAULT = "under"
+OWN_DEFAULT = "near"  # session 15: passed its decision rule on seed 17 (docs/whistle.md)
 # A whistle's own pitch window: OWN_SPREADS x its blow-to-blow spread (Signature.pitch_spread_cents), within OWN_CENTS.
 OWN_SPREADS = 3.0
 OWN_CENTS = (80.0, 100.0)

@@ -242,7 +242,8 @@ def test_a_low_line_that_wobbles_is_not_a_whistle_unless_the_table_blows_one():
     """Under 1.2 kHz a blow must hold its pitch (DetectorParams.steady_below_hz): most of session 4's ESC-10
     false alarms were babies, roosters and dogs at 0.8-1.2 kHz, their line wobbling, while a toy whistle's
     tone holds.  Above the edge a wobble is a pea's trill and is heard; a profile whose lowest whistle is
-    this low moves the edge under it (calibration must never hurt)."""
+    this low moves the edge under it with ``own_whistles = "under"`` (sessions 10-14), and with "near" (session
+    15's default) lets its own pitch wobble up to own_wobble_cents (20), not a cry's 50."""
     from calibration.whistle import Profile
     from hardware.whistle.signature import Signature
 
@@ -251,9 +252,14 @@ def test_a_low_line_that_wobbles_is_not_a_whistle_unless_the_table_blows_one():
     assert len(detect(cry, WhistleDetector(DetectorParams(steady_below_hz=0.0)))) == 1
     assert len(detect(in_room(ta.tone(1000, 0.5)))) == 1  # a steady low toy
     assert len(detect(in_room(ta.trill(2500, 0.5, rate_hz=6, depth_hz=100, am=0.2)))) == 1
-    profile = Profile(signatures=(Signature("low toy", 1000.0, 10.0, 20.0, -30.0, 1.0, 3),))
+    profile = Profile(signatures=(Signature("low toy", 1000.0, 10.0, 20.0, -30.0, 1.0, 3),), own="under")
     assert profile.params().steady_below_hz == 750.0
     assert len(detect(cry, profile.detector("session4"))) == 1
+    near = Profile(signatures=profile.signatures)
+    assert near.params().steady_below_hz == 1200.0 and near.params().own_hz == ((1000.0, 80.0),)
+    assert detect(cry, near.detector("session4")) == []
+    toy = in_room(ta.trill(1000, 0.5, rate_hz=6, depth_hz=8, am=0.2))  # wobbling about 10 cents
+    assert detect(toy) == [] and len(detect(toy, near.detector("session4"))) == 1
 
 
 HOLD = DetectorParams(hold_harmonics=True)  # session 12's option (docs/whistle.md)
@@ -305,7 +311,8 @@ def test_a_flickering_line_under_a_tone_is_read_as_the_tone():
     assert [round(d.peak_hz, -2) for d in found] == [3000.0]
     assert not detect(x, WhistleDetector(DetectorParams(hold_harmonics=False)))
     # Under hold_above_hz (1.6 kHz: roosters' and dogs' harmonics) the frame-by-frame reading stands, unless
-    # the table's own whistle is that low: a profile moves the edge under its lowest whistle.
+    # the table's own whistle is that low: a profile moves the edge under its lowest whistle ("under") or holds
+    # blows pitched near it ("near", the default).
     low = ta.noise(2.0, 0.003, seed=1)
     ta.place(low, (0.2 * np.sin(2 * np.pi * 1200 * t) + 0.05 * np.sin(2 * np.pi * 400 * t) * gate).astype(np.float32), 0.7)
     assert not detect(low, WhistleDetector(HOLD))
@@ -314,10 +321,11 @@ def test_a_flickering_line_under_a_tone_is_read_as_the_tone():
     from calibration.whistle import Profile
     from hardware.whistle.signature import Signature
 
-    profile = Profile(signatures=(Signature("low toy", 1200.0, 10.0, 20.0, -30.0, 1.0, 3),))
+    profile = Profile(signatures=(Signature("low toy", 1200.0, 10.0, 20.0, -30.0, 1.0, 3),), own="under")
     assert profile.params().hold_above_hz == 900.0
-    held = dataclasses.replace(profile.params(), hold_harmonics=True)
-    assert [round(d.peak_hz, -2) for d in detect(low, WhistleDetector(held))] == [1200.0]
+    for p in (profile, Profile(signatures=profile.signatures)):
+        held = dataclasses.replace(p.params(), hold_harmonics=True)
+        assert [round(d.peak_hz, -2) for d in detect(low, WhistleDetector(held))] == [1200.0]
 
 
 def test_a_struck_ring_held_through_a_flickering_line_is_dropped():
