@@ -67,7 +67,7 @@ class CascadeParams:
     # Session 15: a pea blown in a quiet room, 30-40 dB over it, lifts every bin of the spectrum with its breath
     # (the patch's median 5-30 dB over the floor), which the verifier, trained on blows up to +20 dB, took for
     # broadband noise (trills heard 38 of 40 at +20..+30 dB, 29 of 40 at +30..+40).  Where the patch's line stands
-    # over loud_db over the floor and its median over breath_db, it is lowered until the median is breath_db:
+    # more than loud_db dB over the floor and its median more than breath_db, it is lowered until the median is breath_db:
     # the breath counts as the room, as it would in a louder one.  0: off (the patch as measured).
     loud_db: float = 0.0
     breath_db: float = 5.0

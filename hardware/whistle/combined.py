@@ -193,11 +193,14 @@ NO_DECAY = Decay(0, 0, 0.0, 0.0, 0.0)
 
 
 CASCADE_ACCEPTS = 1  # yes the combined detector's cascade needs (its own default: two in a row)
+# CascadeParams.loud_db as the combined detector runs its cascade (session 15; the cascade alone, and the
+# verifier's training, which finds its candidates with the cascade's own params, keep 0: off).
+LOUD_DB = 0.0
 
 
 def strict_cascade(params: CascadeParams | None = None, attribute: Attribute | None = None,
                    verifier: Verifier | Callable[[np.ndarray], float] | None = None,
-                   accepts: int = CASCADE_ACCEPTS) -> CascadeDetector:
+                   accepts: int = CASCADE_ACCEPTS, loud_db: float | None = None) -> CascadeDetector:
     """The cascade as the combined detector runs it: at its verifier's strict threshold (0.1 % of the
     training negatives let through, not 0.3 %), as it only adds to what session 4's detector hears,
     and on one yes rather than two in a row (session 8: the gate's evidence is the second opinion;
@@ -205,7 +208,7 @@ def strict_cascade(params: CascadeParams | None = None, attribute: Attribute | N
     false alarm on babble, ESC-10, hall or table noise)."""
     v = verifier if verifier is not None else Verifier.combined()
     strict = getattr(v, "strict_threshold", None)
-    p = replace(params or CascadeParams(), accepts=accepts)
+    p = replace(params or CascadeParams(), accepts=accepts, loud_db=LOUD_DB if loud_db is None else loud_db)
     if strict is not None and p.threshold is None:
         p = replace(p, threshold=float(strict))
     return CascadeDetector(p, attribute=attribute, verifier=v)
@@ -237,9 +240,10 @@ class CombinedDetector(StreamDetector):
     def of(cls, shipped: DetectorParams | None = None, cascade: CascadeParams | None = None,
            noise_db: np.ndarray | None = None, attribute: Attribute | None = None,
            verifier: Verifier | Callable[[np.ndarray], float] | None = None,
-           params: CombinedParams | None = None, accepts: int = CASCADE_ACCEPTS) -> CombinedDetector:
-        return cls(params, WhistleDetector(shipped, noise_db, attribute), strict_cascade(cascade, attribute, verifier, accepts),
-                   attribute)
+           params: CombinedParams | None = None, accepts: int = CASCADE_ACCEPTS,
+           loud_db: float | None = None) -> CombinedDetector:
+        return cls(params, WhistleDetector(shipped, noise_db, attribute),
+                   strict_cascade(cascade, attribute, verifier, accepts, loud_db), attribute)
 
     def reset(self) -> None:
         self._buf = np.zeros(0, np.float32)

@@ -344,11 +344,7 @@ def test_loud_clean_trills_are_shown_to_the_verifier_as_it_was_trained():
     """Trills 30-40 dB over a quiet room: the verifier, trained on blows up to +20 dB, took the breath that
     lifts every bin for broadband noise, and the gate took it for new sound below 1 kHz.  With loud_db the
     breath counts as the room, and breath far under the line counts as a trill's (docs/whistle.md, session 15)."""
-    from hardware.whistle.cascade import CascadeParams
-
     scenes = quiet_room_trills(24, seed=42)
-    before = heard_of(scenes, lambda: CombinedDetector.of(cascade=CascadeParams(loud_db=0.0),
-                                                          params=CombinedParams(breath_low_db=0.0)))
-    after = heard_of(scenes, lambda: CombinedDetector.of(cascade=CascadeParams(loud_db=50.0),
-                                                         params=CombinedParams(breath_low_db=20.0)))
+    before = heard_of(scenes, lambda: CombinedDetector.of(loud_db=0.0, params=CombinedParams(breath_low_db=0.0)))
+    after = heard_of(scenes, lambda: CombinedDetector.of(loud_db=50.0, params=CombinedParams(breath_low_db=20.0)))
     assert (before, after) == (16, 24), (before, after)
