@@ -88,7 +88,7 @@ class CombinedParams:
     # stays 20-30 dB under the line.  With breath_low_db > 0 a spread line (under breath_share of the window)
     # also counts as a trill while the band below 1 kHz stays at least breath_low_db under the line: a voice, a
     # plate or music brings low sound near the line's level (a voice, voice_low_db, as loud or louder).  0: off.
-    breath_low_db: float = 0.0
+    breath_low_db: float = 20.0
     breath_share: float = 0.55
     # Speech or laughter below 1 kHz (session 8, v3): its level swings with the syllables, a hum's or a motor's
     # holds.  The swing is the level's std before the blow's onset and after it, pooled (so the one step a
@@ -195,7 +195,7 @@ NO_DECAY = Decay(0, 0, 0.0, 0.0, 0.0)
 CASCADE_ACCEPTS = 1  # yes the combined detector's cascade needs (its own default: two in a row)
 # CascadeParams.loud_db as the combined detector runs its cascade (session 15; the cascade alone, and the
 # verifier's training, which finds its candidates with the cascade's own params, keep 0: off).
-LOUD_DB = 0.0
+LOUD_DB = 60.0
 
 
 def strict_cascade(params: CascadeParams | None = None, attribute: Attribute | None = None,
