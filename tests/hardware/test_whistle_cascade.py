@@ -172,3 +172,47 @@ def test_the_first_blocks_db_over_the_floor_is_taken_in_float32_as_the_verifier_
     assert floor.dtype == np.float32
     expected = (10 * np.log10(power / floor + 1e-20)).astype(np.float32)
     assert np.array_equal(det._ordered(3)[-4:], expected)
+
+
+class _PatchRecorder:
+    """A verifier that reads the raw patch (as the CNN does) and keeps each patch's top near its centre and
+    its median."""
+
+    reads_patch = True
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[float, float]] = []
+
+    def cut(self, hist: np.ndarray, centre: int) -> np.ndarray:
+        self.seen.append((float(hist[:, max(0, centre - 24) : centre + 25].max()), float(np.median(hist))))
+        return hist
+
+    def __call__(self, _x: np.ndarray) -> float:
+        return 0.0
+
+
+def breathy(amp: float, breath: float) -> np.ndarray:
+    """A 2.5 kHz blow with its breath: white noise ``breath`` times the tone's amplitude."""
+    tone = ta.tone(2500, 0.6, amp=amp)
+    return tone + (amp * breath * np.random.default_rng(5).standard_normal(len(tone))).astype(np.float32)
+
+
+def test_a_loud_breathy_blows_patch_takes_its_breath_as_the_floor_and_others_are_left_alone():
+    """Session 15 (CascadeParams.loud_db, breath_db): a blow standing far over a quiet room, whose breath lifts
+    the whole spectrum, is shown to the verifier lowered until the patch's median is breath_db over the floor;
+    a loud blow without breath, and a faint one, are shown as measured."""
+    cases = {"loud, breathy": (breathy(0.5, 0.05), True), "loud, pure": (breathy(0.5, 0.0), False),
+             "faint, breathy": (breathy(0.01, 0.05), False)}
+    for name, (blow, lowered) in cases.items():
+        x = in_room(blow)
+        plain, capped = _PatchRecorder(), _PatchRecorder()
+        detect(x, CascadeDetector(CascadeParams(loud_db=0.0), verifier=plain))
+        detect(x, CascadeDetector(CascadeParams(loud_db=50.0, breath_db=5.0), verifier=capped))
+        assert plain.seen and len(plain.seen) == len(capped.seen), name
+        changed = [(p, c) for p, c in zip(plain.seen, capped.seen, strict=True) if p != c]
+        if lowered:
+            assert changed, name
+            for (top, med), (_, med_c) in changed:
+                assert top > 50.0 and med > 5.0 and abs(med_c - 5.0) < 1e-3, name
+        else:
+            assert not changed, name

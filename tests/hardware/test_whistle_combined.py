@@ -303,3 +303,48 @@ def test_the_veto_is_off_by_default_and_asks_at_the_blows_last_frame(tmp_path):
     det.cascade.verifier = lambda _f: 0.0
     assert detect(x, det) == []  # refused
     assert asked == [0.0]
+
+
+# -- session 15: a pea blown in a quiet room ----------------------------------------------------------
+
+
+def test_breath_under_a_spread_line_is_a_trill_but_a_knock_or_a_voice_is_not():
+    """A loud pea's breath lifts a quiet room's band below 1 kHz 15-20 dB over its floor (the spread route
+    refuses that as new sound), yet that band stays 20-30 dB under the line: the breath route hears it."""
+    from hardware.whistle.combined import Evidence
+
+    off = CombinedParams(breath_low_db=0.0)
+    on = CombinedParams(breath_low_db=20.0, breath_share=0.55)
+    pea = Evidence(0.50, -26.0, 18.0, 31.0)  # seen on the quiet-room rows: spread, still, breath far under the line
+    assert pea.reasons(off) == [] and pea.reasons(on) == ["trill"]
+    assert Evidence(0.60, -26.0, 18.0, 31.0).reasons(on) == []  # the line holds 0.6 of its window: a tone
+    assert Evidence(0.40, -3.4, 37.6, 0.0).reasons(on) == []  # a struck plate: its low sound near the line's level
+    assert Evidence(0.40, 2.0, 20.0, 0.0).reasons(on) == []  # a voice as loud as the whistle
+    assert Evidence(0.50, -26.0, 18.0, 31.0, low_swing_db=6.0).reasons(on) == []  # syllables: never a trill
+
+
+def quiet_room_trills(count: int, seed: int) -> list[ws.Scene]:
+    """Pea trills 30-40 dB over a quiet room (hall noise turned down): a pea blown beside the board at home."""
+    hall = ws.HallNoise(seed=seed)
+    rng = np.random.default_rng(seed)
+    return [ws.scene("quiet", hall.piece(3.0), ws.pea_trill(rng), float(rng.uniform(30, 40)), rng) for _ in range(count)]
+
+
+def heard_of(scenes: list[ws.Scene], make) -> int:
+    heard = 0
+    for s in scenes:
+        (a, b), = s.blows
+        found = detect(s.samples, make())
+        assert len(found) <= 1
+        heard += any(a - 0.1 <= d.detected_at <= b + 0.5 for d in found)
+    return heard
+
+
+def test_loud_clean_trills_are_shown_to_the_verifier_as_it_was_trained():
+    """Trills 30-40 dB over a quiet room: the verifier, trained on blows up to +20 dB, took the breath that
+    lifts every bin for broadband noise, and the gate took it for new sound below 1 kHz.  With loud_db the
+    breath counts as the room, and breath far under the line counts as a trill's (docs/whistle.md, session 15)."""
+    scenes = quiet_room_trills(24, seed=42)
+    before = heard_of(scenes, lambda: CombinedDetector.of(loud_db=0.0, params=CombinedParams(breath_low_db=0.0)))
+    after = heard_of(scenes, lambda: CombinedDetector.of(loud_db=50.0, params=CombinedParams(breath_low_db=20.0)))
+    assert (before, after) == (16, 24), (before, after)
