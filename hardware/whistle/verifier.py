@@ -31,6 +31,10 @@ WEIGHTS = Path(__file__).resolve().parent / "weights" / "whistle_verifier.npz"
 # held-out seed 4 for the combined detector; the cascade alone keeps WEIGHTS (with the session9 weights it
 # missed two clean real r2k blows, docs/whistle.md).
 COMBINED_WEIGHTS = WEIGHTS.with_name("whistle_verifier_combined.npz")
+# Session 15: the same recipe on a 4-frame patch (``whistle_train.py --recipe session9 --history 4``), so the cascade
+# half reports sooner; selectable (detector kind "combined-short"), the default only if it passed its seed-16 rule
+# (docs/whistle.md, session 15).
+SHORT_COMBINED_WEIGHTS = WEIGHTS.with_name("whistle_verifier_combined_h4.npz")
 GROUP, N_GROUPS = 5, 13  # the coarse patch: 13 cells of 5 bins across the +-1 kHz
 
 
@@ -159,3 +163,8 @@ class Verifier:
     def combined(cls) -> Verifier:
         """The combined detector's verifier (``COMBINED_WEIGHTS``)."""
         return cls._cached(COMBINED_WEIGHTS)
+
+    @classmethod
+    def combined_short(cls) -> Verifier:
+        """The combined detector's verifier on a 4-frame patch (``SHORT_COMBINED_WEIGHTS``, session 15)."""
+        return cls._cached(SHORT_COMBINED_WEIGHTS)

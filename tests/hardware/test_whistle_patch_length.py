@@ -11,10 +11,21 @@ import pytest
 
 from companion.errors import ConfigError
 from hardware.testing import audio as ta
+from hardware.testing import whistle_synth as ws
 from hardware.whistle.cascade import CascadeDetector, patch_frames
 from hardware.whistle.combined import CombinedDetector, CombinedParams
 from hardware.whistle.detector import detect
-from hardware.whistle.verifier import COMBINED_WEIGHTS, HISTORY, WEIGHTS, Verifier, n_features, patch_features
+from hardware.whistle.verifier import (
+    COMBINED_WEIGHTS,
+    HISTORY,
+    SHORT_COMBINED_WEIGHTS,
+    WEIGHTS,
+    Verifier,
+    n_features,
+    patch_features,
+)
+
+RATE = 16000
 
 
 def in_room(sound: np.ndarray, at: float = 1.0, length: float = 3.0, seed: int = 1) -> np.ndarray:
@@ -122,3 +133,50 @@ def test_the_gate_reads_the_frames_the_verifier_judged():
     assert with_before.line_share < 0.6  # half the frames before the blow: noise spread over the window
     # An 8-frame verifier's gate reads 8 frames, as before session 15.
     assert CombinedDetector.of(verifier=random_verifier(8)).cascade.history == 8
+
+
+# -- the shipped 4-frame weights (whistle_train.py --recipe session9 --history 4) ---------------------------------
+
+
+def test_the_combined_short_kind_runs_the_4_frame_weights_at_their_strict_threshold():
+    from calibration.whistle import DETECTOR_KINDS, Profile
+
+    with np.load(SHORT_COMBINED_WEIGHTS) as z:
+        assert int(z["history"]) == 4
+    short = Verifier.combined_short()
+    assert short.history == 4 and "session9" in short.meta and "4 frames" in short.meta
+    assert "combined-short" in DETECTOR_KINDS
+    det = Profile().detector("combined-short")
+    assert det.cascade.verifier is short and det.cascade.history == 4
+    assert det.cascade._threshold == short.strict_threshold >= short.threshold
+    assert Profile().detector("combined").cascade.history == 8  # the default keeps its 8-frame weights
+
+
+def under_loud_hum(seed: int) -> tuple[np.ndarray, float]:
+    """Hall noise under a steady 0.8 kHz hum 20 dB louder, a pea trill 6-14 dB under the hum (the blow session 4's
+    detector cannot hear: the cascade's), and the blow's onset."""
+    rng = np.random.default_rng(seed)
+    bg = ws.HallNoise(seed=seed).piece(3.0)
+    bg = bg / ws.rms(bg)
+    bg = bg + (10 * np.sqrt(2) * np.sin(2 * np.pi * 800 * np.arange(len(bg)) / RATE)).astype(np.float32)
+    s = ws.scene("loud-hum", bg, ws.pea_trill(rng), float(rng.uniform(-14, -6)), rng)
+    return s.samples, s.blows[0][0]
+
+
+def test_blows_under_a_loud_hum_are_reported_sooner_with_the_4_frame_verifier():
+    # 12 trills under a hum session 4's detector cannot hear over: both verifiers hear all 12; the three the 8-frame
+    # verifier reported 136-168 ms after their onset the 4-frame one reports a 64 ms block sooner (72-104 ms); the
+    # rest, reported at the first question (53-107 ms), at the same block.
+    late, sooner, later = 0, 0, 0
+    for seed in range(12):
+        x, onset = under_loud_hum(seed)
+        at = []
+        for det in (CombinedDetector(), CombinedDetector.of(verifier=Verifier.combined_short())):
+            found = [d for d in detect(x, det) if onset - 0.1 <= d.detected_at <= onset + 0.6]
+            assert len(found) == 1, (seed, found)
+            at.append(found[0].detected_at - onset)
+        late += at[0] > 0.15
+        sooner += at[1] < at[0] - 0.05
+        later += at[1] > at[0] + 0.01
+        assert at[1] <= 0.11, (seed, at)  # every report under 150 ms with the 4-frame verifier
+    assert (late, sooner, later) == (2, 3, 0), (late, sooner, later)
