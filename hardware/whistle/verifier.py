@@ -1,7 +1,8 @@
 """The cascade's second stage: is this candidate a whistle? (numpy inference only)
 
-Input: the last ``HISTORY`` STFT frames (8 x 16 ms = 128 ms) of the spectrum
-in dB over the per-bin noise floor, and the candidate's centre bin.  The
+Input: the last ``HISTORY`` STFT frames (8 x 16 ms = 128 ms; fewer for weights
+trained on a shorter patch, ``Verifier.history``) of the spectrum in dB over
+the per-bin noise floor, and the candidate's centre bin.  The
 patch is cut around the centre (+-1 kHz), so the pitch of the whistle does
 not matter, only its shape: a whistle is a steady or trilled line with
 little else over the floor; a baby, a rooster, a dog or a vowel glides and
