@@ -50,10 +50,12 @@ clean:
 # The whistle verifiers (docs/whistle.md): numpy only, need ../shared/data.  Rebuilds (seeded) the cascade's
 # hardware/whistle/weights/whistle_verifier.npz (recipe session8) and the combined
 # detector's whistle_verifier_combined.npz (recipe session9; byte for byte on session 9's machine; the session8
-# file, built in session 8, did not rebuild byte for byte there: docs/whistle.md).
+# file, built in session 8, did not rebuild byte for byte there: docs/whistle.md), and session 15's 4-frame
+# whistle_verifier_combined_h4.npz (recipe session9 on a 4-frame patch, --detector combined-short).
 train-whistle: setup
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/whistle_train.py --out hardware/whistle/weights/whistle_verifier.npz
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/whistle_train.py --recipe session9 --out hardware/whistle/weights/whistle_verifier_combined.npz
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/whistle_train.py --recipe session9 --history 4 --out hardware/whistle/weights/whistle_verifier_combined_h4.npz
 
 # The cascade's CNN verifier (docs/whistle-cnn.md): needs the train extra (torch CPU, onnx) and ../shared/data.
 # Rebuilds hardware/whistle/weights/whistle_cnn.onnx and its .json (seeded, one thread; the shipped pair

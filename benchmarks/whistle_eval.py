@@ -314,16 +314,19 @@ def esc_by_fold(data: Path, make_for_fold: Callable[[int], WhistleDetector]) -> 
 
 
 def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | None = None,
-                   recipe: str | None = None) -> dict[str, object]:
-    """One verifier per held-out row (and per ESC-10 fold), trained without that row's sources."""
+                   recipe: str | None = None, history: int | None = None) -> dict[str, object]:
+    """One verifier per held-out row (and per ESC-10 fold), trained without that row's sources, on patches of
+    ``history`` frames (default the verifier's HISTORY)."""
     import whistle_train as wt
 
     c = time.process_time()
     recipe = recipe or wt.RECIPE
+    history = history or wt.HISTORY
 
     def cached(var: str) -> str | None:  # a development cache, one file per recipe (the cascade's and the combined's)
-        path = os.environ.get(var)
-        return None if not path else (path if recipe == wt.RECIPE else f"{path}.{recipe}")
+        path = os.environ.get(var)  # and per patch length (session 15), the 8-frame one under its old name
+        frames = "" if history == wt.HISTORY else f".h{history}"
+        return None if not path else (path if recipe == wt.RECIPE else f"{path}.{recipe}") + frames
 
     folds_cache = cached("WHISTLE_FOLDS")  # a .pkl to reuse the trained folds between runs (development)
     if folds_cache and Path(folds_cache).exists():
@@ -335,11 +338,11 @@ def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | N
         with open(cache, "rb") as f:
             ex = pickle.load(f)
     else:
-        ex = wt.examples(wt.items(data, wt.SEED + seed, scale, recipe))
+        ex = wt.examples(wt.items(data, wt.SEED + seed, scale, recipe), history=history)
         if cache:
             with open(cache, "wb") as f:
                 pickle.dump(ex, f)
-    print(f"\n== the verifier's folds (recipe {recipe}): training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
+    print(f"\n== the verifier's folds (recipe {recipe}, {history}-frame patches): training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
           f"{time.process_time() - c:.0f} s CPU; threshold at {negative_rate or wt.NEGATIVE_RATE:.2%} of training negatives")
     folds = {f"esc{f}": {f"esc{f}"} for f in range(1, 6)} | HELD_OUT
     out = wt.folds(ex, folds, seed, negative_rate=negative_rate)
@@ -511,6 +514,8 @@ def main() -> int:
     ap.add_argument("--accepts", type=int, default=None,
                     help=f"consecutive yes the cascade needs (1: best attempt; default {CASCADE_ACCEPTS}, "
                          "the combined detector's own 1)")
+    ap.add_argument("--history", type=int, default=None,
+                    help="frames of the folds' verifier patch (default the shipped weights': 8; session 15, docs/whistle.md)")
     args = ap.parse_args()
     hours = 0.1 if args.quick else args.hours
     data = whistle_dir()
@@ -545,7 +550,7 @@ def main() -> int:
 
         # Each detector's folds are trained by the recipe of its shipped weights (hardware/whistle/verifier.py).
         def folds_for(recipe: str) -> dict[str, object]:
-            return fold_verifiers(data, args.seed, args.train_scale, args.negative_rate, args.recipe or recipe)
+            return fold_verifiers(data, args.seed, args.train_scale, args.negative_rate, args.recipe or recipe, args.history)
 
         cp = CascadeParams(accepts=args.accepts or CASCADE_ACCEPTS)
         combined_accepts = args.accepts or COMBINED_ACCEPTS

@@ -39,13 +39,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--worst", type=int, default=8, help="the latest blows to list per row")
+    ap.add_argument("--history", type=int, default=None, help="frames of the fold verifiers' patch (default 8)")
     args = ap.parse_args()
     data = we.whistle_dir()
     if data is None:
         print("skipped: no whistle data (set BELLWETHER_SHARED_DATA)")  # make bench goes on
         return 0
     sources = we.build_sources(data, args.seed, quick=False, family_hours=0.01)
-    folds = we.fold_verifiers(data, args.seed, 1.0, recipe=wt.COMBINED_RECIPE)
+    folds = we.fold_verifiers(data, args.seed, 1.0, recipe=wt.COMBINED_RECIPE, history=args.history)
     print(f"\n== latency of the combined detector, seed {args.seed}, 64 ms blocks (ms; 'onset late': the detector's "
           "onset estimate after the labelled one; 'wait': from that estimate to the report)")
     for name in ROWS:

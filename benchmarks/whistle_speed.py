@@ -40,10 +40,12 @@ def makers() -> dict[str, Callable[[], object]]:
     from hardware.whistle.cascade import CascadeDetector, CascadeParams
     from hardware.whistle.combined import CombinedDetector
     from hardware.whistle.detector import WhistleDetector
+    from hardware.whistle.verifier import Verifier
 
     return {
         "session4": WhistleDetector,
         "combined": CombinedDetector.of,
+        "combined-short": lambda: CombinedDetector.of(verifier=Verifier.combined_short()),  # session 15's 4-frame patch
         "cascade": lambda: CascadeDetector(CascadeParams(accepts=2)),  # as whistle_eval.py runs it
     }
 
@@ -102,7 +104,7 @@ def block_min_rtf(make: Callable[[], object], x: np.ndarray, x48: np.ndarray, ru
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--detector", action="append", choices=["session4", "combined", "cascade"])
+    ap.add_argument("--detector", action="append", choices=["session4", "combined", "cascade", "combined-short"])
     ap.add_argument("--seconds", type=float, default=120.0)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--min-of", type=int, default=0, help="per-block least CPU time over this many runs")

@@ -41,7 +41,7 @@ from hardware.testing import audio as ta
 from hardware.testing import whistle_synth as ws
 from hardware.whistle.cascade import CascadeDetector, CascadeParams
 from hardware.whistle.detector import HOP, N_FFT
-from hardware.whistle.verifier import N_FEATURES, WEIGHTS, Verifier
+from hardware.whistle.verifier import HISTORY, WEIGHTS, Verifier, n_features
 
 SEED = 1000
 NEGATIVE_RATE = 0.003  # share of training negatives the verifier's threshold lets through (session 6: 0.01)
@@ -215,9 +215,11 @@ def real_made(robot_blows: Sequence[np.ndarray], r2k_blows: Sequence[np.ndarray]
 
 
 class _Recorder:
-    """A verifier that says no to everything and keeps what it was shown, with the stream time."""
+    """A verifier that says no to everything and keeps what it was shown, with the stream time (a patch of
+    ``history`` frames: the cascade asks it for that many, as it will ask the verifier trained on them)."""
 
-    def __init__(self) -> None:
+    def __init__(self, history: int = HISTORY) -> None:
+        self.history = history
         self.det: CascadeDetector | None = None
         self.seen: list[tuple[float, np.ndarray]] = []
 
@@ -228,9 +230,9 @@ class _Recorder:
         return 0.0
 
 
-def candidates(item: Item, params: CascadeParams | None = None) -> tuple[np.ndarray, np.ndarray]:
+def candidates(item: Item, params: CascadeParams | None = None, history: int = HISTORY) -> tuple[np.ndarray, np.ndarray]:
     """(features, labels) of the candidates the first stage finds in one item; unlabelled ones dropped."""
-    rec = _Recorder()
+    rec = _Recorder(history)
     det = CascadeDetector(params, verifier=rec)
     rec.det = det
     for i in range(0, len(item.samples), BLOCK):
@@ -245,7 +247,7 @@ def candidates(item: Item, params: CascadeParams | None = None) -> tuple[np.ndar
             y = 0
         xs.append(x)
         ys.append(y)
-    return (np.array(xs, np.float32).reshape(-1, N_FEATURES), np.array(ys, np.int8))
+    return (np.array(xs, np.float32).reshape(-1, n_features(history)), np.array(ys, np.int8))
 
 
 @dataclasses.dataclass
@@ -253,21 +255,23 @@ class Examples:
     x: np.ndarray
     y: np.ndarray
     tags: list[frozenset[str]]
+    history: int = HISTORY  # the patch's frames the features were made of
 
     def without(self, held_out: Iterable[str]) -> Examples:
         h = set(held_out)
         keep = np.array([not (t & h) for t in self.tags], bool)
-        return Examples(self.x[keep], self.y[keep], [t for t, k in zip(self.tags, keep, strict=True) if k])
+        return Examples(self.x[keep], self.y[keep], [t for t, k in zip(self.tags, keep, strict=True) if k],
+                        getattr(self, "history", HISTORY))
 
 
-def examples(all_items: Sequence[Item], params: CascadeParams | None = None) -> Examples:
+def examples(all_items: Sequence[Item], params: CascadeParams | None = None, history: int = HISTORY) -> Examples:
     xs, ys, tags = [], [], []
     for it in all_items:
-        x, y = candidates(it, params)
+        x, y = candidates(it, params, history)
         xs.append(x)
         ys.append(y)
         tags.extend([it.tags] * len(y))
-    return Examples(np.concatenate(xs), np.concatenate(ys), tags)
+    return Examples(np.concatenate(xs), np.concatenate(ys), tags, history)
 
 
 # -- the network ----------------------------------------------------------------------------
@@ -303,7 +307,7 @@ def train(ex: Examples, seed: int = 0, hidden: int = 16, epochs: int = 400, lr: 
             v[i] = 0.999 * v[i] + 0.001 * g * g
             params[i] = params[i] - lr * (m[i] / (1 - 0.9**step)) / (np.sqrt(v[i] / (1 - 0.999**step)) + 1e-8)
     w1, b1, w2, b2 = params
-    ver = Verifier(mean, std, w1, b1, w2, float(b2[0]), meta)
+    ver = Verifier(mean, std, w1, b1, w2, float(b2[0]), meta, history=getattr(ex, "history", HISTORY))
     # The threshold: what lets through only NEGATIVE_RATE of the training negatives (a
     # negative sound is asked several times, a blow needs two yes in a row).
     scores = np.array([ver(x) for x in ex.x[ex.y == 0]])
@@ -333,14 +337,17 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--scale", type=float, default=1.0, help="share of the synthetic items (1.0: 900 scenes)")
     ap.add_argument("--recipe", choices=RECIPES, default=RECIPE, help="the training items (docs/whistle.md)")
+    ap.add_argument("--history", type=int, default=HISTORY,
+                    help=f"frames of the verifier's patch (default {HISTORY}; session 15 tried fewer, docs/whistle.md)")
     args = ap.parse_args()
     data = shared_data() / "whistle"
     t = time.process_time()
-    ex = examples(items(data, SEED + args.seed, args.scale, args.recipe))
+    ex = examples(items(data, SEED + args.seed, args.scale, args.recipe), history=args.history)
     if args.hold_out:
         ex = ex.without(args.hold_out)
     print(f"{len(ex.y)} candidates, {int(ex.y.sum())} whistle, features in {time.process_time() - t:.0f} s CPU")
-    ver = train(ex, args.seed, meta=f"seed {args.seed}; recipe {args.recipe}; held out {sorted(args.hold_out) or 'nothing'}")
+    frames = "" if args.history == HISTORY else f"; {args.history} frames"
+    ver = train(ex, args.seed, meta=f"seed {args.seed}; recipe {args.recipe}; held out {sorted(args.hold_out) or 'nothing'}{frames}")
     ver.save(args.out)
     acc = np.mean([(ver(x) >= 0.5) == bool(y) for x, y in zip(ex.x, ex.y, strict=True)])
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes); training accuracy {acc:.3f}")

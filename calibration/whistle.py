@@ -66,7 +66,7 @@ def profile_path(directory: str | Path | None = None) -> Path:
 
 # The detectors a profile can set up (``Profile.detector``), and the one the app, the sensor and
 # ``bellwether whistle detect|eval`` use unless told (docs/whistle.md, "Which detector ships").
-DETECTOR_KINDS = ("session4", "cascade", "combined", "cascade-cnn")
+DETECTOR_KINDS = ("session4", "cascade", "combined", "cascade-cnn", "combined-short")
 DEFAULT_DETECTOR = "combined"  # session 8 (v3): passed that session's decision rule on seed 3 (docs/whistle.md)
 
 
@@ -118,7 +118,8 @@ class Profile:
         recall (benchmarks/whistle_eval.py, calibration rows: a low toy 26 of 40
         generic, 6 of 40 so), and calibration must never hurt.  "combined" gives both:
         the session-4 detector set up from the whole profile and the cascade as above;
-        "cascade-cnn" the cascade with the CNN verifier (docs/whistle-cnn.md) instead of the MLP."""
+        "cascade-cnn" the cascade with the CNN verifier (docs/whistle-cnn.md) instead of the MLP;
+        "combined-short" the combined detector whose cascade's verifier reads a 4-frame patch (session 15)."""
         import numpy as np
 
         from hardware.whistle.detector import WhistleDetector
@@ -141,9 +142,11 @@ class Profile:
 
             return CascadeDetector(params, attribute=attribute, verifier=CnnVerifier.shipped())
         from hardware.whistle.combined import CombinedDetector, strict_cascade
+        from hardware.whistle.verifier import Verifier
 
         shipped = WhistleDetector(self.params(), noise_db=noise, attribute=attribute)
-        return CombinedDetector(shipped=shipped, cascade=strict_cascade(params, attribute), attribute=attribute,
+        verifier = Verifier.combined_short() if kind == "combined-short" else None
+        return CombinedDetector(shipped=shipped, cascade=strict_cascade(params, attribute, verifier), attribute=attribute,
                                 known=self.known_matcher())
 
     def known_matcher(self) -> Any:

@@ -9,8 +9,9 @@ from typing import Any
 from calibration.whistle import DEFAULT_DETECTOR, DETECTOR_KINDS
 
 DETECTOR_HELP = ("session4 (steady tones), cascade (candidate stage + learned verifier), combined "
-                 "(session4, and the cascade where session4 cannot hear) or cascade-cnn (the cascade with its CNN "
-                 f"verifier); default {DEFAULT_DETECTOR} (docs/whistle.md)")
+                 "(session4, and the cascade where session4 cannot hear), cascade-cnn (the cascade with its CNN "
+                 "verifier) or combined-short (combined, its verifier on a 4-frame patch); "
+                 f"default {DEFAULT_DETECTOR} (docs/whistle.md)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

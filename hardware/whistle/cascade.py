@@ -13,7 +13,8 @@ together, so a blow survives a few bad frames (the pea's chop, a clap).
 
 Stage 2, **verifier** (only on candidates): a small network
 (``verifier.py``, numpy, weights in ``weights/whistle_verifier.npz``) looks at
-the last 8 frames (128 ms) of the floor-normalised spectrum, aligned on the
+the last frames of the floor-normalised spectrum (8, 128 ms, unless its
+weights say otherwise: ``Verifier.history``), aligned on the
 candidate's centre so pitch does not matter, and says whether it is a
 whistle or a tonal non-whistle (a baby, a rooster, a dog, a vowel, a
 squeal).  A rejected candidate is asked again every other frame, at most
@@ -41,7 +42,12 @@ QUIET_FOLLOW_FRAMES = 8  # as in detector.py: a frame this close after the sound
 # Frames of the dB-over-floor spectrum kept: the verifier's HISTORY ending at any of the last 16 frames (the
 # combined detector asks about session 4's reports at their blow's last frame, up to its ring wait earlier).
 KEPT = 3 * HISTORY
-_BACK = np.arange(1 - HISTORY, 1)  # the ring rows of the HISTORY frames up to frame j: (j + _BACK) % KEPT
+
+
+def patch_frames(verifier: object) -> int:
+    """The frames a verifier reads: its weights' ``history`` (verifier.py; a shorter patch decides sooner), else
+    HISTORY (the CNN's ONNX patch, a recording verifier, a verifier pickled before session 15)."""
+    return int(getattr(verifier, "history", HISTORY))
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,8 @@ class CascadeDetector(StreamDetector):
         self.params = p = params or CascadeParams()
         self.verifier = verifier if verifier is not None else Verifier.shipped()
         self._threshold = p.threshold if p.threshold is not None else float(getattr(self.verifier, "threshold", 0.5))
+        self.history = patch_frames(self.verifier)
+        self._back = np.arange(1 - self.history, 1)  # the ring rows of the patch's frames up to frame j: (j + _back) % KEPT
         self._elo, self._ehi = (round(h / BIN_HZ) for h in p.evidence_hz)
         self._w = round(p.half_width_hz / BIN_HZ)
         self._hw = max(1, round(p.harmonic_half_width_hz / BIN_HZ))
@@ -281,8 +289,8 @@ class CascadeDetector(StreamDetector):
         return out
 
     def ask(self, j: int, centre: int) -> float:
-        """The verifier's probability of a whistle at bin ``centre`` in the HISTORY frames up to frame ``j``
-        (one of the last KEPT - HISTORY + 1 frames decided)."""
+        """The verifier's probability of a whistle at bin ``centre`` in its ``history`` frames up to frame ``j``
+        (one of the last KEPT - history + 1 frames decided)."""
         self.frame_now = j
         hist = self._ordered(j)
         if self.params.loud_db:
@@ -299,9 +307,10 @@ class CascadeDetector(StreamDetector):
         lifted = float(np.median(hist))  # the whole spectrum's lift: the line and its sidebands are a few bins of it
         return hist - np.float32(lifted - p.breath_db) if lifted > p.breath_db else hist
 
-    def _ordered(self, j: int) -> np.ndarray:
-        """The HISTORY frames' spectra up to frame j in dB over the floor (float32), oldest first, frame j last."""
-        frames = j + _BACK
+    def _ordered(self, j: int, n: int | None = None) -> np.ndarray:
+        """The patch's frames' (or the last ``n``) spectra up to frame j in dB over the floor (float32), oldest first,
+        frame j last."""
+        frames = j + (self._back if n is None else np.arange(1 - n, 1))
         ratio = self._hist[frames % KEPT]
         over = 10 * np.log10(ratio + EPS)
         if frames[0] < self._single_until:
@@ -349,7 +358,7 @@ class CascadeDetector(StreamDetector):
         """2nd harmonic against the fundamental over the last frames (dB over the floor, averaged)."""
         k = round(hz / BIN_HZ)
         k2 = min(2 * k, self._hist.shape[1] - 2)
-        recent = self._ordered(j)[-4:]
+        recent = self._ordered(j, 4)
         return float(recent[:, k2 - 1 : k2 + 2].max(axis=1).mean() - recent[:, k - 1 : k + 2].max(axis=1).mean())
 
     def _track_noise(self, power: np.ndarray) -> None:

@@ -51,7 +51,7 @@ from .detector import (
     decay_slopes,
 )
 from .known import KnownMatcher
-from .verifier import HISTORY, Verifier
+from .verifier import Verifier
 
 BIN_HZ = RATE / N_FFT
 LOW_BINS = round(1000 / BIN_HZ)  # below 1 kHz
@@ -59,7 +59,7 @@ SWING_BINS = (6, 32)  # 188-1000 Hz: where a voice's first harmonics and formant
 SWING_QUIET = 1e-6  # the band's level is read above this (power units of the STFT; about -97 dBFS)
 SWING_FRAMES = 40  # 0.64 s of that band's level before the blow: a few syllables (3-8 a second)
 SWING_RING = 2 * SWING_FRAMES  # and the frames since its onset
-# Frames of power kept for the gate (its last HISTORY) and the ring guard (a report's frames from its onset:
+# Frames of power kept for the gate (its last HISTORY at most) and the ring guard (a report's frames from its onset:
 # the cascade reports 3-12 frames after a blow's start, session 4's detector up to its ring_frames wait later).
 POWER_FRAMES = 24
 QUIET_LOW = "quiet low band"  # the gate's reason that the ring guard watches
@@ -137,6 +137,10 @@ class CombinedParams:
     # r2k-mix blow lost, clatter -7, but music -0.9 % where 20 % was asked: failed, off (docs/whistle.md,
     # session 13's second experiment).  Music's held notes score like blows to the verifier.
     veto_below: float = 0.0
+    # Session 15: the frames the gate measures, up to the cascade's report.  0: as many as the cascade's verifier
+    # read (its weights' ``history``; 8 for every verifier before session 15, so the same gate as before), the
+    # patch the verifier judged; a shorter patch reports sooner, and 8 frames would then reach back before the blow.
+    gate_frames: int = 0
     refractory_s: float = 0.3
 
 
@@ -253,7 +257,7 @@ class CombinedDetector(StreamDetector):
         self.cascade.reset()
         if self.known is not None:
             self.known.reset()
-        # The last blocks' power, at least SWING_RING frames of it: the gate reads its last HISTORY frames and the
+        # The last blocks' power, at least SWING_RING frames of it: the gate reads its last (up to) HISTORY frames and the
         # 188-1000 Hz level of all of them, the ring guard its last POWER_FRAMES, only when a detector reports
         # (session 14: not on every block, where keeping both rings cost a tenth of the detector's time).
         self._recent: list[np.ndarray] = []
@@ -329,7 +333,7 @@ class CombinedDetector(StreamDetector):
         ended: its ring wait) or the block's last frame, whichever is earlier."""
         last = self._frame - 1
         end = round(det.offset * RATE / HOP - 1.5)  # the blow's last frame (as in decay)
-        j = min(max(end, last - KEPT + HISTORY), last)
+        j = min(max(end, last - KEPT + self.cascade.history), last)
         return self.cascade.ask(j, round(det.peak_hz / BIN_HZ))
 
     def _last_frames(self, n: int) -> np.ndarray:
@@ -358,7 +362,7 @@ class CombinedDetector(StreamDetector):
 
     def evidence(self, hz: float, onset: float | None = None) -> Evidence:
         """The gate's measures of the last frames at the cascade's pitch ``hz`` (the blow began at ``onset``, s)."""
-        p = self._ring[-HISTORY:]
+        p = self._ring[-(self.params.gate_frames or self.cascade.history):]
         floor = self.cascade.noise_floor
         if floor is None:
             floor = np.full(p.shape[1], EPS)

@@ -1,7 +1,8 @@
 """The cascade's second stage: is this candidate a whistle? (numpy inference only)
 
-Input: the last ``HISTORY`` STFT frames (8 x 16 ms = 128 ms) of the spectrum
-in dB over the per-bin noise floor, and the candidate's centre bin.  The
+Input: the last ``HISTORY`` STFT frames (8 x 16 ms = 128 ms; fewer for weights
+trained on a shorter patch, ``Verifier.history``) of the spectrum in dB over
+the per-bin noise floor, and the candidate's centre bin.  The
 patch is cut around the centre (+-1 kHz), so the pitch of the whistle does
 not matter, only its shape: a whistle is a steady or trilled line with
 little else over the floor; a baby, a rooster, a dog or a vowel glides and
@@ -20,7 +21,7 @@ import numpy as np
 
 from companion.errors import ConfigError
 
-HISTORY = 8  # frames the verifier sees (128 ms)
+HISTORY = 8  # frames the verifier sees (128 ms): the default, and what weights without a ``history`` were trained on
 SPAN = 32  # bins either side of the centre in the aligned patch (+-1 kHz)
 WINDOW = 24  # bins either side where the line itself is looked for (+-750 Hz)
 LOW_BINS = 32  # below 1 kHz
@@ -31,8 +32,20 @@ WEIGHTS = Path(__file__).resolve().parent / "weights" / "whistle_verifier.npz"
 # held-out seed 4 for the combined detector; the cascade alone keeps WEIGHTS (with the session9 weights it
 # missed two clean real r2k blows, docs/whistle.md).
 COMBINED_WEIGHTS = WEIGHTS.with_name("whistle_verifier_combined.npz")
+# Session 15: the same recipe on a 4-frame patch (``whistle_train.py --recipe session9 --history 4``), so the cascade
+# half reports sooner; selectable (detector kind "combined-short"), the default only if it passed its seed-16 rule
+# (docs/whistle.md, session 15).
+SHORT_COMBINED_WEIGHTS = WEIGHTS.with_name("whistle_verifier_combined_h4.npz")
 GROUP, N_GROUPS = 5, 13  # the coarse patch: 13 cells of 5 bins across the +-1 kHz
-N_FEATURES = 2 * (2 * SPAN + 1) + 2 * HISTORY + HISTORY * N_GROUPS + 15 + (HISTORY - 1) + HISTORY + 3 + 2 + 2
+
+
+def n_features(history: int = HISTORY) -> int:
+    """The length of ``patch_features`` of a ``history``-frame patch."""
+    return 2 * (2 * SPAN + 1) + 2 * history + history * N_GROUPS + 15 + (history - 1) + history + 3 + 2 + 2
+
+
+N_FEATURES = n_features(HISTORY)
+MIN_HISTORY = 3  # the fewest frames a patch may have (a slope and a steadiness need two frame pairs)
 
 
 _T = np.arange(HISTORY) - (HISTORY - 1) / 2  # frame times about the middle, for the pitch's slope
@@ -88,10 +101,15 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
 
 
 class Verifier:
-    """A one-hidden-layer network over standardised ``patch_features``: ``verifier(x)`` is P(whistle)."""
+    """A one-hidden-layer network over standardised ``patch_features``: ``verifier(x)`` is P(whistle).
+
+    ``history`` is the patch's length in frames, a property of the weights (session 15: the cascade asks a
+    verifier for a patch of its own length, so a shorter patch reports a blow sooner); saved with them, and
+    weights saved before it existed load as ``HISTORY`` (8) frames."""
 
     def __init__(self, mean: np.ndarray, std: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray,
-                 b2: float, meta: str = "", threshold: float = 0.5, strict_threshold: float | None = None) -> None:
+                 b2: float, meta: str = "", threshold: float = 0.5, strict_threshold: float | None = None,
+                 history: int = HISTORY) -> None:
         self.mean, self.std = np.asarray(mean, np.float32), np.asarray(std, np.float32)
         self.w1, self.b1 = np.asarray(w1, np.float32), np.asarray(b1, np.float32)
         self.w2, self.b2 = np.asarray(w2, np.float32), float(b2)
@@ -99,8 +117,12 @@ class Verifier:
         self.threshold = float(threshold)  # chosen in training (on training data only): see whistle_train.py
         # Stricter, for the combined detector (combined.py), where the cascade only adds to session 4's detector.
         self.strict_threshold = float(threshold if strict_threshold is None else strict_threshold)
-        if self.w1.shape[0] != N_FEATURES or self.mean.shape != (N_FEATURES,):
-            raise ValueError(f"verifier weights expect {self.w1.shape[0]} features, the detector makes {N_FEATURES}")
+        self.history = int(history)
+        if not MIN_HISTORY <= self.history <= HISTORY:
+            raise ValueError(f"a patch of {self.history} frames: the cascade keeps {MIN_HISTORY} to {HISTORY}")
+        n = n_features(self.history)
+        if self.w1.shape[0] != n or self.mean.shape != (n,):
+            raise ValueError(f"verifier weights expect {self.w1.shape[0]} features, a {self.history}-frame patch makes {n}")
 
     def __call__(self, x: np.ndarray) -> float:
         h = np.tanh(((x - self.mean) / self.std) @ self.w1 + self.b1)
@@ -108,17 +130,20 @@ class Verifier:
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # An 8-frame verifier is saved as before (no ``history``): the shipped weights rebuild byte for byte.
+        extra = {} if self.history == HISTORY else {"history": np.int32(self.history)}
         np.savez_compressed(path, mean=self.mean, std=self.std, w1=self.w1, b1=self.b1, w2=self.w2,
                             b2=np.float32(self.b2), meta=np.array(self.meta), threshold=np.float32(self.threshold),
-                            strict_threshold=np.float32(self.strict_threshold))
+                            strict_threshold=np.float32(self.strict_threshold), **extra)
 
     @classmethod
     def load(cls, path: Path) -> Verifier:
         try:
             with np.load(path) as z:
                 strict = float(z["strict_threshold"]) if "strict_threshold" in z.files else None
+                history = int(z["history"]) if "history" in z.files else HISTORY
                 return cls(z["mean"], z["std"], z["w1"], z["b1"], z["w2"], float(z["b2"]), str(z["meta"]), float(z["threshold"]),
-                           strict)
+                           strict, history)
         except (OSError, KeyError, ValueError) as e:
             raise ConfigError(path, "verifier weights", "an .npz from benchmarks/whistle_train.py", str(e)) from e
 
@@ -139,3 +164,8 @@ class Verifier:
     def combined(cls) -> Verifier:
         """The combined detector's verifier (``COMBINED_WEIGHTS``)."""
         return cls._cached(COMBINED_WEIGHTS)
+
+    @classmethod
+    def combined_short(cls) -> Verifier:
+        """The combined detector's verifier on a 4-frame patch (``SHORT_COMBINED_WEIGHTS``, session 15)."""
+        return cls._cached(SHORT_COMBINED_WEIGHTS)
