@@ -13,7 +13,7 @@ from hardware.audio import read_wav, resample
 from hardware.testing import audio as ta
 from hardware.whistle.cascade import CascadeDetector, CascadeParams
 from hardware.whistle.detector import detect
-from hardware.whistle.verifier import N_FEATURES, WEIGHTS, Verifier, patch_features
+from hardware.whistle.verifier import N_FEATURES, WEIGHTS, WINDOW, Verifier, patch_features
 
 
 def clip(shared_data: Path, folder: str, name: str) -> np.ndarray:
@@ -123,7 +123,7 @@ def test_a_profile_gives_the_cascade_its_signatures_not_its_band():
 def _plain_patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     """patch_features as it was first written (np.mean, np.pad, np.median, np.linalg.norm): the weights were
     trained on its output, so the faster version must give the same float32 bits."""
-    from hardware.whistle.verifier import GROUP, HIGH_BIN, LOW_BINS, N_GROUPS, SPAN, WINDOW
+    from hardware.whistle.verifier import GROUP, HIGH_BIN, LOW_BINS, N_GROUPS, SPAN
 
     n_bins = hist.shape[1]
     p = np.clip(hist, -10.0, 40.0) / 10.0
@@ -176,7 +176,7 @@ def test_the_first_blocks_db_over_the_floor_is_taken_in_float32_as_the_verifier_
 
 class _PatchRecorder:
     """A verifier that reads the raw patch (as the CNN does) and keeps each patch's top near its centre and
-    its median."""
+    its median (the line looked for within WINDOW bins, as CascadeParams.loud_db reads it)."""
 
     reads_patch = True
 
@@ -184,7 +184,7 @@ class _PatchRecorder:
         self.seen: list[tuple[float, float]] = []
 
     def cut(self, hist: np.ndarray, centre: int) -> np.ndarray:
-        self.seen.append((float(hist[:, max(0, centre - 24) : centre + 25].max()), float(np.median(hist))))
+        self.seen.append((float(hist[:, max(0, centre - WINDOW) : centre + WINDOW + 1].max()), float(np.median(hist))))
         return hist
 
     def __call__(self, _x: np.ndarray) -> float:
