@@ -82,6 +82,12 @@ def pink_noise(duration: float, amp: float = 0.01, seed: int = 0, rate: int = RA
     return (amp * y / (np.std(y) + 1e-12)).astype(np.float32)
 
 
+def in_room(sound: np.ndarray, at: float = 1.0, length: float = 3.0, room: float = 0.005, seed: int = 1) -> np.ndarray:
+    """``sound`` placed at ``at`` s in ``length`` s of a quiet room's pink noise (amplitude ``room``)."""
+    x = pink_noise(length, amp=room, seed=seed)
+    place(x, sound, at)
+    return x
+
 def dice_clicks(duration: float, clicks_per_s: float = 12.0, amp: float = 0.5, seed: int = 0, rate: int = RATE) -> np.ndarray:
     """Dice rattling in a cup and hitting a wooden table: short resonant clicks."""
     rng = np.random.default_rng(seed)

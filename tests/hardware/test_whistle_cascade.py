@@ -20,12 +20,6 @@ def clip(shared_data: Path, folder: str, name: str) -> np.ndarray:
     return resample(*read_wav(shared_data / "whistle" / folder / name))
 
 
-def in_room(sound: np.ndarray, at: float = 1.0, length: float = 3.0, seed: int = 1) -> np.ndarray:
-    x = ta.pink_noise(length, amp=0.005, seed=seed)
-    ta.place(x, sound, at)
-    return x
-
-
 def test_shipped_weights_load_and_fit_the_features():
     v = Verifier.shipped()
     assert v.w1.shape[0] == N_FEATURES
@@ -73,7 +67,7 @@ def test_real_esc10_noises_stay_quiet(shared_data):
 
 
 def test_the_verifier_decides_and_one_blow_is_one_event():
-    blow = in_room(ta.tone(2500, 0.6, amp=0.2))
+    blow = ta.in_room(ta.tone(2500, 0.6, amp=0.2))
     assert detect(blow, CascadeDetector(verifier=lambda x: 0.0)) == []
     found = detect(blow, CascadeDetector(verifier=lambda x: 1.0))
     assert len(found) == 1
@@ -82,14 +76,14 @@ def test_the_verifier_decides_and_one_blow_is_one_event():
 
 def test_low_hum_louder_than_the_whistle_does_not_hide_it():
     t = np.arange(3 * 16000) / 16000
-    x = in_room(ta.tone(3000, 0.4, amp=0.02)) + (0.2 * np.sin(2 * np.pi * 800 * t)).astype(np.float32)
+    x = ta.in_room(ta.tone(3000, 0.4, amp=0.02)) + (0.2 * np.sin(2 * np.pi * 800 * t)).astype(np.float32)
     found = detect(x, CascadeDetector(verifier=lambda v: 1.0))
     assert len(found) == 1 and abs(found[0].peak_hz - 3000) < 60
 
 
 def test_a_turned_down_sound_does_not_hide_a_blow_at_another_pitch():
     # A long steady 1.7 kHz sound the verifier refuses, and a 3.1 kHz blow during it (not its octave).
-    x = in_room(ta.tone(1700, 2.0, amp=0.1), at=0.5)
+    x = ta.in_room(ta.tone(1700, 2.0, amp=0.1), at=0.5)
     ta.place(x, ta.tone(3100, 0.4, amp=0.1), 1.5)
     det = CascadeDetector()
 
@@ -114,7 +108,7 @@ def test_a_profile_gives_the_cascade_its_signatures_not_its_band():
     det = Profile(band_hz=(515.0, 6000.0), signatures=(sig,), noise_db=tuple([-90.0] * 257)).detector("cascade")
     assert det.params.band_hz == CascadeParams().band_hz  # widening it cost recall (docs/whistle.md)
     det.verifier = lambda v: 1.0  # the first stage and attribution, not the learned stage
-    found = detect(in_room(ta.tone(2500, 0.5, amp=0.2)), det)
+    found = detect(ta.in_room(ta.tone(2500, 0.5, amp=0.2)), det)
     assert len(found) == 1 and found[0].blower == "Shaun"
     with pytest.raises(ValueError, match="detector kind"):
         Profile().detector("nope")
@@ -204,7 +198,7 @@ def test_a_loud_breathy_blows_patch_takes_its_breath_as_the_floor_and_others_are
     cases = {"loud, breathy": (breathy(0.5, 0.05), True), "loud, pure": (breathy(0.5, 0.0), False),
              "faint, breathy": (breathy(0.01, 0.05), False)}
     for name, (blow, lowered) in cases.items():
-        x = in_room(blow)
+        x = ta.in_room(blow)
         plain, capped = _PatchRecorder(), _PatchRecorder()
         detect(x, CascadeDetector(CascadeParams(loud_db=0.0), verifier=plain))
         detect(x, CascadeDetector(CascadeParams(loud_db=50.0, breath_db=5.0), verifier=capped))

@@ -26,12 +26,6 @@ def wav(tmp_path: Path, x: np.ndarray, name: str = "x.wav") -> np.ndarray:
     return read_wav(ta.write_wav(tmp_path / name, x))[0]
 
 
-def in_room(sound: np.ndarray, at: float = 1.0, length: float = 3.0, seed: int = 1) -> np.ndarray:
-    x = ta.pink_noise(length, amp=0.005, seed=seed)
-    ta.place(x, sound, at)
-    return x
-
-
 def hum(length: float = 3.0, hz: float = 800.0, amp: float = 0.2) -> np.ndarray:
     return (amp * np.sin(2 * np.pi * hz * np.arange(round(length * RATE)) / RATE)).astype(np.float32)
 
@@ -41,7 +35,7 @@ def always(_features: np.ndarray) -> float:
 
 
 def test_a_blow_both_detectors_hear_is_one_event(tmp_path):
-    x = wav(tmp_path, in_room(ta.tone(2500, 0.8, amp=0.2)))
+    x = wav(tmp_path, ta.in_room(ta.tone(2500, 0.8, amp=0.2)))
     assert len(detect(x, WhistleDetector())) == 1
     assert len(detect(x, CascadeDetector(verifier=always))) == 1
     for gate in (True, False):
@@ -51,7 +45,7 @@ def test_a_blow_both_detectors_hear_is_one_event(tmp_path):
 
 
 def test_two_blows_are_two_events(tmp_path):
-    x = in_room(ta.tone(2500, 0.4, amp=0.2), length=4.0)
+    x = ta.in_room(ta.tone(2500, 0.4, amp=0.2), length=4.0)
     ta.place(x, ta.tone(3000, 0.4, amp=0.2), 2.5)
     found = detect(wav(tmp_path, x), CombinedDetector(cascade=CascadeDetector(verifier=always)))
     assert len(found) == 2
@@ -66,16 +60,16 @@ def test_the_gate_says_why_the_shipped_detector_cannot_hear(tmp_path):
         detect(x[: round(1.3 * RATE)], det)  # up to 0.3 s into the blow
         return det.evidence(hz).reasons(det.params)
 
-    assert reasons(wav(tmp_path, in_room(ta.tone(2500, 0.8, amp=0.2))), 2500) == []
-    trill = wav(tmp_path, in_room(ws.pea_trill(rng, 2800.0, 0.5) * 0.3))
+    assert reasons(wav(tmp_path, ta.in_room(ta.tone(2500, 0.8, amp=0.2))), 2500) == []
+    trill = wav(tmp_path, ta.in_room(ws.pea_trill(rng, 2800.0, 0.5) * 0.3))
     assert "trill" in reasons(trill, 2800)
-    under = wav(tmp_path, in_room(ta.tone(3000, 0.8, amp=0.03)) + hum())
+    under = wav(tmp_path, ta.in_room(ta.tone(3000, 0.8, amp=0.03)) + hum())
     assert "low line" in reasons(under, 3000)
 
 
 def test_a_blow_under_a_loud_hum_is_heard_once(tmp_path):
     # The shipped detector's dominance test loses the whistle to an 800 Hz hum 16 dB louder.
-    x = wav(tmp_path, in_room(ta.tone(3000, 0.5, amp=0.03)) + hum())
+    x = wav(tmp_path, ta.in_room(ta.tone(3000, 0.5, amp=0.03)) + hum())
     assert detect(x, WhistleDetector()) == []
     found = detect(x, CombinedDetector(cascade=CascadeDetector(verifier=always)))
     assert len(found) == 1 and abs(found[0].peak_hz - 3000) < 60
@@ -87,7 +81,7 @@ def test_pea_trills_the_shipped_detector_misses_are_heard_with_the_shipped_weigh
     rng = np.random.default_rng(4)
     heard = 0
     for i in range(6):
-        x = wav(tmp_path, in_room(ws.pea_trill(rng, None, 0.5) * 0.3, seed=i), f"trill{i}.wav")
+        x = wav(tmp_path, ta.in_room(ws.pea_trill(rng, None, 0.5) * 0.3, seed=i), f"trill{i}.wav")
         assert detect(x, WhistleDetector()) == []
         found = detect(x, CombinedDetector())
         assert len(found) <= 1 and all(0.9 <= d.onset <= 1.2 for d in found)
@@ -101,7 +95,7 @@ def test_wide_pea_trills_in_a_quiet_room_are_heard(tmp_path):
     rng = np.random.default_rng(4)
     heard = 0
     for i in range(12):
-        x = wav(tmp_path, in_room(ws.pea_trill(rng, None, 0.5) * 0.3, seed=i), f"trill{i}.wav")
+        x = wav(tmp_path, ta.in_room(ws.pea_trill(rng, None, 0.5) * 0.3, seed=i), f"trill{i}.wav")
         found = detect(x, CombinedDetector())
         assert len(found) <= 1 and all(0.9 <= d.onset <= 1.2 for d in found)
         heard += len(found)
@@ -119,7 +113,7 @@ def test_a_voice_under_a_trill_takes_away_the_trill_reason(tmp_path):
     # Babble's harmonics jump between voices like a pea's rattle; what gives them away is a line
     # below 1 kHz as strong as the "whistle" and far over its floor (session 7's one babble false alarm).
     for seed in (2, 3):
-        x = in_room(ws.pea_trill(np.random.default_rng(seed), 2800.0, 0.5) * 0.3)
+        x = ta.in_room(ws.pea_trill(np.random.default_rng(seed), 2800.0, 0.5) * 0.3)
         for with_voice in (False, True):
             y = x.copy()
             if with_voice:
@@ -143,7 +137,7 @@ def test_every_detector_kind_comes_from_a_profile():
     assert combined.cascade._threshold == Verifier.combined().strict_threshold > Verifier.combined().threshold
     assert type(Profile().detector()) is type(made[DEFAULT_DETECTOR])
     assert combined.band_hz == made["session4"].band_hz and all(len(d.band_hz) == 2 for d in made.values())
-    found = detect(in_room(ta.tone(2500, 0.6, amp=0.2)), combined)
+    found = detect(ta.in_room(ta.tone(2500, 0.6, amp=0.2)), combined)
     assert len(found) == 1
     with pytest.raises(ValueError, match="detector kind"):
         Profile().detector("nope")
@@ -165,7 +159,7 @@ def test_babble_whose_low_band_swings_with_syllables_gives_the_gate_no_reason(tm
     assert seen and not any(ok for _swing, ok in seen)
     assert max(swing for swing, _ok in seen) > v3.params.voice_swing_db
     # while a blow under a hum (the shipped detector deaf to it) is still heard, its low band steady
-    under = wav(tmp_path, in_room(ta.tone(3000, 0.5, amp=0.03)) + hum(), "hum.wav")
+    under = wav(tmp_path, ta.in_room(ta.tone(3000, 0.5, amp=0.03)) + hum(), "hum.wav")
     heard = []
     det = CombinedDetector(cascade=CascadeDetector(verifier=always))
     det.on_cascade = lambda _d, ev, ok: heard.append(ev.low_swing_db)
@@ -267,7 +261,7 @@ def test_the_ring_guard_leaves_a_steady_blow_alone_on_every_route(tmp_path):
     p = CombinedParams()
     assert not p.ring_all and not p.ring_shipped  # session 4's reports and the older routes are not guarded
     # A steady tone session 4 hears is one event whatever the guard watches.
-    x = wav(tmp_path, in_room(ta.tone(2500, 0.8, amp=0.2)))
+    x = wav(tmp_path, ta.in_room(ta.tone(2500, 0.8, amp=0.2)))
     for extra in ({}, {"quiet_low": True, "ring_guard": True, "ring_all": True, "ring_shipped": True}):
         assert len(detect(x, gated(**extra))) == 1
 
@@ -302,7 +296,7 @@ def test_the_veto_leaves_real_whistles_heard(shared_data):
 
 def test_the_veto_is_off_by_default_and_asks_at_the_blows_last_frame(tmp_path):
     assert CombinedParams().veto_below == 0.0
-    x = wav(tmp_path, in_room(ta.tone(2500, 0.8, amp=0.2)))
+    x = wav(tmp_path, ta.in_room(ta.tone(2500, 0.8, amp=0.2)))
     det, asked = vetoing(0.3)
     det.cascade.verifier = always
     found = detect(x, det)

@@ -12,12 +12,6 @@ from hardware.whistle.detector import HOP, N_FFT, RATE, DetectorParams, WhistleD
 BLOCK = 1024  # the live block: 64 ms
 
 
-def in_room(sound: np.ndarray, at: float = 1.0, length: float = 3.0, room: float = 0.005, seed: int = 1) -> np.ndarray:
-    x = ta.pink_noise(length, amp=room, seed=seed)
-    ta.place(x, sound, at)
-    return x
-
-
 def spectrum(x: np.ndarray) -> np.ndarray:
     frames = np.lib.stride_tricks.sliding_window_view(x, N_FFT)[::HOP]
     return np.abs(np.fft.rfft(frames * np.hanning(N_FFT), axis=1)) ** 2
@@ -36,7 +30,7 @@ WHISTLES = {
 @pytest.mark.parametrize("name", list(WHISTLES))
 def test_each_kind_of_whistle_is_one_event_with_times(name):
     sound, hz = WHISTLES[name]
-    found = detect(in_room(sound, at=1.0))
+    found = detect(ta.in_room(sound, at=1.0))
     assert len(found) == 1, found
     d = found[0]
     assert abs(d.onset - 1.0) <= 0.05
@@ -57,7 +51,7 @@ def test_each_kind_of_whistle_is_one_event_with_times(name):
     ],
 )
 def test_table_noises_are_not_whistles(name, sound):
-    assert detect(in_room(sound, at=0.0)) == []
+    assert detect(ta.in_room(sound, at=0.0)) == []
 
 
 @pytest.mark.skipif(not ta.espeak_available(), reason="espeak-ng not installed")
@@ -65,13 +59,13 @@ def test_speech_is_not_a_whistle():
     for i, line in enumerate(ta.SPEECH_LINES[:3]):
         voice = ["en", "en+f3", "en-us+m3"][i]
         x = ta.speech(line, voice=voice, pitch=40 + 20 * i)
-        assert detect(in_room(x, at=0.2, length=len(x) / RATE + 0.5)) == [], line
+        assert detect(ta.in_room(x, at=0.2, length=len(x) / RATE + 0.5)) == [], line
 
 
 def test_tonal_test_wants_a_narrow_peak_not_loud_broadband():
     det = WhistleDetector()
     det._noise = np.full(N_FFT // 2 + 1, 1e-6)
-    tone = det.features(spectrum(in_room(ta.tone(3000, 1.0), at=0.0, length=1.0)))
+    tone = det.features(spectrum(ta.in_room(ta.tone(3000, 1.0), at=0.0, length=1.0)))
     hiss = det.features(spectrum(ta.noise(1.0, amp=0.3)))
     assert np.median(tone["tonality"]) > 30 and np.median(hiss["tonality"]) < 12
     assert tone["strong"][5:-5].all() and not hiss["strong"].any()
@@ -101,7 +95,7 @@ def test_voice_comb_marks_evenly_spaced_lines():
 def test_hysteresis_keeps_a_blow_with_a_short_dropout_as_one_event():
     blow = ta.tone(2500, 0.6)
     blow[round(0.3 * RATE) : round(0.33 * RATE)] *= 0.05  # 30 ms breath
-    assert len(detect(in_room(blow))) == 1
+    assert len(detect(ta.in_room(blow))) == 1
 
 
 def test_refractory_period_and_separate_blows():
@@ -125,12 +119,12 @@ def test_a_sound_that_goes_on_at_another_pitch_stays_one_event():
 
 def test_too_short_is_not_a_blow():
     # 10 ms of tone spans 42 ms of 32 ms frames: under the 48 ms minimum.
-    assert detect(in_room(ta.tone(2500, 0.010))) == []
-    assert len(detect(in_room(ta.tone(2500, 0.1)))) == 1
+    assert detect(ta.in_room(ta.tone(2500, 0.010))) == []
+    assert len(detect(ta.in_room(ta.tone(2500, 0.1)))) == 1
 
 
 def test_outside_the_band_is_ignored_and_the_band_is_configurable():
-    x = in_room(ta.tone(700, 0.5))
+    x = ta.in_room(ta.tone(700, 0.5))
     assert detect(x) == []
     assert len(detect(x, WhistleDetector(DetectorParams(band_hz=(500, 3000))))) == 1
 
@@ -156,7 +150,7 @@ def test_calibrated_noise_floor_is_used_from_the_first_block():
 
 
 def test_block_size_does_not_change_what_is_found():
-    x = in_room(ta.trill(2600, 0.5))
+    x = ta.in_room(ta.trill(2600, 0.5))
     a = detect(x, block=256)
     b = detect(x, block=BLOCK)
     assert len(a) == len(b) == 1
@@ -166,7 +160,7 @@ def test_block_size_does_not_change_what_is_found():
 
 def test_reset_forgets_the_stream():
     det = WhistleDetector()
-    detect(in_room(ta.tone(2500, 0.5)), det)
+    detect(ta.in_room(ta.tone(2500, 0.5)), det)
     assert det.time > 0
     det.reset()
     assert det.time == 0 and det.noise_db is None
@@ -201,7 +195,7 @@ def test_the_quick_exit_never_drops_a_frame_that_could_start_a_blow():
     stopped = 0
     for i, sound in enumerate(sounds):
         for amp in (0.003, 0.02, 0.3):
-            power = spectrum(in_room(sound / (np.max(np.abs(sound)) + 1e-9) * amp, at=0.1, length=0.8, seed=i))
+            power = spectrum(ta.in_room(sound / (np.max(np.abs(sound)) + 1e-9) * amp, at=0.1, length=0.8, seed=i))
             for b in range(0, len(power) - 4, 4):
                 quick = det.features(power[b : b + 4], full=False)
                 if "hz" not in quick:
@@ -223,7 +217,7 @@ def test_a_struck_glass_rings_but_is_not_a_blow(tmp_path):
     heard = 0
     for i in range(8):
         strike = ws.struck(float(rng.uniform(1500, 4500)), ws.GLASS_MODES, float(rng.uniform(0.15, 0.4)), rng)
-        heard += len(detect(wav(tmp_path, in_room(0.3 * strike, at=0.7, length=2.0, seed=i), f"glass{i}.wav")))
+        heard += len(detect(wav(tmp_path, ta.in_room(0.3 * strike, at=0.7, length=2.0, seed=i), f"glass{i}.wav")))
     assert heard == 0, heard
 
 
@@ -233,7 +227,7 @@ def test_a_blow_that_starts_loud_and_settles_is_still_heard(tmp_path):
     t = np.arange(n) / RATE
     swell = 1 + 0.4 * np.exp(-t / 0.03)
     blow = (0.15 * swell * np.sin(2 * np.pi * 2600 * t)).astype(np.float32)
-    found = detect(wav(tmp_path, in_room(blow), "settle.wav"))
+    found = detect(wav(tmp_path, ta.in_room(blow), "settle.wav"))
     assert len(found) == 1 and abs(found[0].onset - 1.0) < 0.05
     assert found[0].detected_at - 1.0 < 0.25, found[0].detected_at
 
@@ -247,18 +241,18 @@ def test_a_low_line_that_wobbles_is_not_a_whistle_unless_the_table_blows_one():
     from calibration.whistle import Profile
     from hardware.whistle.signature import Signature
 
-    cry = in_room(ta.trill(1000, 0.5, rate_hz=6, depth_hz=40, am=0.2))
+    cry = ta.in_room(ta.trill(1000, 0.5, rate_hz=6, depth_hz=40, am=0.2))
     assert detect(cry) == []
     assert len(detect(cry, WhistleDetector(DetectorParams(steady_below_hz=0.0)))) == 1
-    assert len(detect(in_room(ta.tone(1000, 0.5)))) == 1  # a steady low toy
-    assert len(detect(in_room(ta.trill(2500, 0.5, rate_hz=6, depth_hz=100, am=0.2)))) == 1
+    assert len(detect(ta.in_room(ta.tone(1000, 0.5)))) == 1  # a steady low toy
+    assert len(detect(ta.in_room(ta.trill(2500, 0.5, rate_hz=6, depth_hz=100, am=0.2)))) == 1
     profile = Profile(signatures=(Signature("low toy", 1000.0, 10.0, 20.0, -30.0, 1.0, 3),), own="under")
     assert profile.params().steady_below_hz == 750.0
     assert len(detect(cry, profile.detector("session4"))) == 1
     near = Profile(signatures=profile.signatures)
     assert near.params().steady_below_hz == 1200.0 and near.params().own_hz == ((1000.0, 80.0),)
     assert detect(cry, near.detector("session4")) == []
-    toy = in_room(ta.trill(1000, 0.5, rate_hz=6, depth_hz=8, am=0.2))  # wobbling about 10 cents
+    toy = ta.in_room(ta.trill(1000, 0.5, rate_hz=6, depth_hz=8, am=0.2))  # wobbling about 10 cents
     assert detect(toy) == [] and len(detect(toy, near.detector("session4"))) == 1
 
 

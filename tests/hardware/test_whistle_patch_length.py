@@ -28,12 +28,6 @@ from hardware.whistle.verifier import (
 RATE = 16000
 
 
-def in_room(sound: np.ndarray, at: float = 1.0, length: float = 3.0, seed: int = 1) -> np.ndarray:
-    x = ta.pink_noise(length, amp=0.005, seed=seed)
-    ta.place(x, sound, at)
-    return x
-
-
 def random_verifier(history: int, seed: int = 0) -> Verifier:
     rng = np.random.default_rng(seed)
     n = n_features(history)
@@ -94,14 +88,14 @@ def test_the_cascade_asks_for_a_patch_of_the_verifiers_length(history):
     rec = _Recording(history)
     det = CascadeDetector(verifier=rec)
     assert det.history == patch_frames(rec) == (history or HISTORY)
-    found = detect(in_room(ta.tone(2500, 0.6, amp=0.2)), det)
+    found = detect(ta.in_room(ta.tone(2500, 0.6, amp=0.2)), det)
     assert len(found) == 1 and rec.seen
     assert all(len(x) == n_features(history or HISTORY) for x in rec.seen)
 
 
 def test_the_cascade_hands_the_same_frames_to_a_short_verifier_as_the_newest_of_a_long_ones():
     """The 4-frame patch is the last 4 rows of the 8-frame one, frame for frame (same dB, same float32 rule)."""
-    sound = in_room(ta.tone(2500, 0.6, amp=0.2))
+    sound = ta.in_room(ta.tone(2500, 0.6, amp=0.2))
     long, short = CascadeDetector(verifier=_Recording(8)), CascadeDetector(verifier=_Recording(4))
     detect(sound, long)
     detect(sound, short)
