@@ -209,7 +209,11 @@ def strict_cascade(params: CascadeParams | None = None, attribute: Attribute | N
     training negatives let through, not 0.3 %), as it only adds to what session 4's detector hears,
     and on one yes rather than two in a row (session 8: the gate's evidence is the second opinion;
     on the seed-0 quick scenes one yes heard 14 more trills of 30 and two yes 9, neither with a
-    false alarm on babble, ESC-10, hall or table noise)."""
+    false alarm on babble, ESC-10, hall or table noise).
+
+    ``params.loud_db`` is always replaced, by ``loud_db`` or else ``LOUD_DB``: the cascade alone and its
+    training keep 0 (the field's default), so a profile's cascade parameters would otherwise switch
+    session 15's loud-patch lowering off in the combined detector."""
     v = verifier if verifier is not None else Verifier.combined()
     strict = getattr(v, "strict_threshold", None)
     p = replace(params or CascadeParams(), accepts=accepts, loud_db=LOUD_DB if loud_db is None else loud_db)
