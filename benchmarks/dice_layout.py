@@ -30,15 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from dice_eval import groups_items, speed, subsample  # noqa: E402
+from dice_eval import FOLDS, groups_items, speed, subsample  # noqa: E402
 
 from companion.paths import shared_data  # noqa: E402
 from hardware.dice import labelled, pip_layout  # noqa: E402
-from hardware.dice.net import CLASSIFIER, DETECTOR, TUNING, WEIGHTS, NetReader  # noqa: E402
+from hardware.dice.net import CLASSIFIER, DETECTOR, TUNING, WEIGHTS, NetReader, crop_die  # noqa: E402
 from hardware.dice.pip_layout import LayoutFusion, fuse  # noqa: E402
 from hardware.image_file import read_image  # noqa: E402
 
-FOLDS = Path("/work/dice-pca/benchmarks/out/dice-folds")
 INSIDE = (0.0, 0.5, 1.0)
 CENTRE = (0.0, 2.0, 4.0, 8.0)
 BOOST = (0.25, 0.5, 1.0)
@@ -56,7 +55,7 @@ def collect(reader: NetReader, items: list) -> list[tuple[int, np.ndarray, list[
             continue
         probs = reader.classify(frame, boxes, turns=4)
         for d, p in zip(item.dice, probs, strict=True):
-            crop = pip_layout._crop(frame, d.x, d.y, d.size)
+            crop = crop_die(frame, d.x, d.y, d.size, pip_layout.CROP_SIDE, pip_layout.CONTEXT)
             out.append((d.value, p, [pip_layout.candidates(c) for c in pip_layout.channels(crop)]))
     return out
 
@@ -74,10 +73,10 @@ def accuracy(values: list[int], dice: list) -> float:
     return float(np.mean([v == d[0] for v, d in zip(values, dice, strict=True)])) if dice else 0.0
 
 
-def choose(fold: str, photos: int, out: Path) -> None:
+def choose(folds: Path, fold: str, photos: int, out: Path) -> None:
     cv2.setNumThreads(1)
     items = groups_items(shared_data())
-    reader = NetReader(FOLDS / fold)
+    reader = NetReader(folds / fold)
     train = [g for g in labelled.GROUPS if g != fold]
     data = {}
     for g in train:
@@ -113,13 +112,13 @@ def choose(fold: str, photos: int, out: Path) -> None:
     out.write_text(json.dumps(choice, indent=1) + "\n")
 
 
-def judge(fold: str, rule: Path, groups: list[str]) -> None:
+def judge(folds: Path, fold: str, rule: Path, groups: list[str]) -> None:
     cv2.setNumThreads(1)
     choice = json.loads(rule.read_text())
     w = pip_layout.LayoutWeights(choice["inside"], choice["centre"])
     f = LayoutFusion(choice["layout_sure"], choice["net_unsure"], choice["boost"])
     items = groups_items(shared_data())
-    reader = NetReader(FOLDS / fold)
+    reader = NetReader(folds / fold)
     for g in groups:
         d = collect(reader, items[g])
         lay = layout_values(d, w)
@@ -159,17 +158,18 @@ def main() -> int:
     ap.add_argument("what", choices=("choose", "judge", "fold", "speed"))
     ap.add_argument("--out", type=Path, default=Path("benchmarks/out/dice-folds-layout"))
     ap.add_argument("--fold", required=True)
+    ap.add_argument("--folds", type=Path, default=FOLDS, help="the folds' weights (R's: dice_train.py --hold-out)")
     ap.add_argument("--photos", type=int, default=100)
     ap.add_argument("--rule", type=Path, default=Path("benchmarks/out/layout-choice.json"))
     ap.add_argument("--groups", nargs="*", default=None)
     args = ap.parse_args()
     if args.what == "choose":
         args.rule.parent.mkdir(parents=True, exist_ok=True)
-        choose(args.fold, args.photos, args.rule)
+        choose(args.folds, args.fold, args.photos, args.rule)
     elif args.what == "judge":
-        judge(args.fold, args.rule, args.groups or [args.fold])
+        judge(args.folds, args.fold, args.rule, args.groups or [args.fold])
     elif args.what == "fold":  # R's fold with the choice, for dice_eval.py --folds OUT
-        print(with_choice(FOLDS / args.fold, args.out / args.fold, json.loads(args.rule.read_text())))
+        print(with_choice(args.folds / args.fold, args.out / args.fold, json.loads(args.rule.read_text())))
     else:  # the shipped weights with the choice, through dice_eval.py's speed figures
         cv2.setNumThreads(1)
         speed(NetReader(with_choice(WEIGHTS, args.out / "shipped", json.loads(args.rule.read_text()))))

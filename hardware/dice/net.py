@@ -382,7 +382,8 @@ class NetReader:
         out = probs.copy()
         for i, ((x, y, side, _), p) in enumerate(zip(dice, probs, strict=True)):
             if pip_layout.wanted(p, self.layout):
-                reading = pip_layout.read_die(frame, x, y, side, self.layout_weights)
+                crop = crop_die(frame, x, y, side, pip_layout.CROP_SIDE, pip_layout.CONTEXT)
+                reading = pip_layout.read_crop(crop, self.layout_weights)
                 out[i] = pip_layout.fused(p, reading, self.layout)
         return out
 

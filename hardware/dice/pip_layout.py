@@ -4,8 +4,8 @@ Issue #16, session 16 (docs/dice.md).  The learned classifier's losses on obliqu
 photos are mostly *more* pips than the label: a side face's pips counted with the top's.
 This reader looks at one die's crop geometrically:
 
-1. **Pip candidates** in three channels of the crop, resampled so the die's side is
-   ``SIDE_PX``: grey dark-on-light, grey light-on-dark, and (colour frames) each pixel's
+1. **Pip candidates** in three channels of the crop (cut by the caller, ``net.crop_die``: area
+   resampling when it shrinks), resampled so the die's side is ``SIDE_PX``: grey dark-on-light, grey light-on-dark, and (colour frames) each pixel's
    colour distance from the crop's median colour (coloured pips of the body's brightness).
    A difference of Gaussians at two pip scales (pips 0.12-0.25 of the side) finds blobs;
    local maxima above a share of the strongest are candidates, their strength the
@@ -38,6 +38,7 @@ import numpy as np
 
 SIDE_PX = 48  # the die's side in the resampled crop
 CONTEXT = 1.25  # the crop's side in die sides (the classifier's)
+CROP_SIDE = round(SIDE_PX * CONTEXT)
 SCALES = (0.045, 0.065, 0.09)  # DoG sigmas in die sides: pips of about 0.12-0.25 of the side across (sigma = radius / sqrt 2)
 DOG_RATIO = 1.6
 REACH = 0.55  # candidates this far from the crop's centre (in sides) at most
@@ -79,17 +80,6 @@ class LayoutReading:
     value: int  # 1..6
     confidence: float  # 0..1: the best face's lead over the best face of another value
     score: float
-    pips: int  # candidates chosen (== value)
-
-
-def _crop(frame: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
-    """The die's square crop, ``CONTEXT`` sides wide, resampled so the side is ``SIDE_PX`` (float32)."""
-    size = round(SIDE_PX * CONTEXT)
-    scale = SIDE_PX / max(side, 1.0)
-    # one warp: translation and scale about the die's centre, border replicated (dice at the frame's edge)
-    m = np.array([[scale, 0, size / 2 - scale * x], [0, scale, size / 2 - scale * y]], np.float32)
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    return cv2.warpAffine(frame, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
 
 
 def channels(crop: np.ndarray) -> list[np.ndarray]:
@@ -243,12 +233,12 @@ def read_candidates(channel_cands: list[np.ndarray], weights: LayoutWeights = La
     value, top = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else 0.0
     confidence = float(np.clip((top - max(second, 0.0)) / max(top, 1e-6), 0.0, 1.0)) if top > 0 else 0.0
-    return LayoutReading(value, confidence, top, value)
+    return LayoutReading(value, confidence, top)
 
 
-def read_die(frame: np.ndarray, x: float, y: float, side: float, weights: LayoutWeights = LayoutWeights()) -> LayoutReading | None:
-    """The face read from one die's box (centre, side in frame pixels) in a grey or BGR frame, or None."""
-    crop = _crop(frame, x, y, side)
+def read_crop(crop: np.ndarray, weights: LayoutWeights = LayoutWeights()) -> LayoutReading | None:
+    """The face read from one die's crop (grey or BGR, ``CROP_SIDE`` square, ``CONTEXT`` sides wide: the
+    caller cuts it, ``net.crop_die``), or None."""
     return read_candidates([candidates(c) for c in channels(crop)], weights)
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from companion.errors import SensorError
 from hardware.dice import labelled, pip_layout
-from hardware.dice.net import CLASSIFIER, DETECTOR, TUNING, WEIGHTS, NetReader
+from hardware.dice.net import CLASSIFIER, DETECTOR, TUNING, WEIGHTS, NetReader, crop_die
 from hardware.image_file import read_image
 
 from .test_dice_net import _sample
@@ -43,19 +43,24 @@ def test_a_side_face_beside_the_top_is_not_counted_with_it() -> None:
     assert reading is not None and reading.value == 3
 
 
+def _read_die(frame: np.ndarray, x: float, y: float, side: float) -> pip_layout.LayoutReading | None:
+    """One die's box read by the layout alone, cut as the reader cuts it."""
+    return pip_layout.read_crop(crop_die(frame, x, y, side, pip_layout.CROP_SIDE, pip_layout.CONTEXT), CHOSEN)
+
+
 def test_no_candidates_is_no_reading() -> None:
     assert pip_layout.read_candidates([np.zeros((0, 3))], CHOSEN) is None
     blank = np.full((80, 80, 3), 120, np.uint8)
-    assert pip_layout.read_die(blank, 40, 40, 40) is None
+    assert _read_die(blank, 40, 40, 40) is None
 
 
 def test_the_fusion_speaks_only_where_the_network_is_unsure() -> None:
     fusion = pip_layout.LayoutFusion(layout_sure=0.2, net_unsure=0.6, boost=0.25)
-    sure_layout = pip_layout.LayoutReading(3, 0.5, 2.0, 3)
+    sure_layout = pip_layout.LayoutReading(3, 0.5, 2.0)
     unsure_net = np.array([0.05, 0, 0, 0.35, 0, 0, 0.55])
     assert pip_layout.fuse(unsure_net, sure_layout, fusion) == 3  # 0.35 + 0.25 > 0.55
     assert pip_layout.fuse(np.array([0.0, 0, 0, 0.3, 0, 0, 0.7]), sure_layout, fusion) == 6  # the network is sure
-    assert pip_layout.fuse(unsure_net, pip_layout.LayoutReading(3, 0.1, 2.0, 3), fusion) == 6  # the layout is not
+    assert pip_layout.fuse(unsure_net, pip_layout.LayoutReading(3, 0.1, 2.0), fusion) == 6  # the layout is not
     assert pip_layout.fuse(unsure_net, None, fusion) == 6
     assert not pip_layout.LayoutFusion().on()  # the default is off
 
@@ -88,7 +93,7 @@ def test_the_layout_alone_reads_real_dice_at_their_labelled_boxes(shared_data: P
     for item in _sample(items, 10, most=5):
         frame = read_image(item.path)
         for d in item.dice:
-            reading = pip_layout.read_die(frame, d.x, d.y, d.size, CHOSEN)
+            reading = _read_die(frame, d.x, d.y, d.size)
             right += reading is not None and reading.value == d.value
             total += 1
     assert total and right / total >= floor, f"{group}: {right}/{total}"
