@@ -30,7 +30,10 @@ quarter turns each crop is read at (``turns``, absent: ``TURNS``), the crop's si
 (``crop_context``, absent: ``CROP_CONTEXT``), whether each turn is also read mirrored (``mirror``) and
 whether a grey classifier's crops are luminance or their own colours projected on their first component
 or their pips' direction (``face_colour``, absent: "grey"; ``FACE_COLOURS``), and how far each crop's
-centre is moved away from the image centre towards the die's top face (``top_shift``, absent: 0, off).
+centre is moved away from the image centre towards the die's top face (``top_shift``, absent: 0, off), and
+the pip-layout second opinion (``pip_layout.py``, session 16): its score's weights (``layout_inside``,
+``layout_centre``) and when its value counts (``layout_sure``, ``layout_net_unsure``, ``layout_boost``;
+absent: off).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ import numpy as np
 
 from companion.errors import SensorError, brief
 
+from . import pip_layout
 from .model import Box, DieReading
 
 WEIGHTS = Path(__file__).resolve().parent / "weights"
@@ -316,6 +320,13 @@ class NetReader:
         self.mirror = value.flag("mirror", False)
         # Session 12: each crop moved towards the die's top face, away from the image centre (``top_shift``, 0: off).
         self.top_shift = value.number("top_shift", 0.0, 0.0, TOP_SHIFT_MAX)
+        # Session 16: the pip-layout second opinion on the dice the network is unsure of (absent: off).
+        off, weights = pip_layout.LayoutFusion(), pip_layout.LayoutWeights()
+        self.layout = pip_layout.LayoutFusion(
+            value.number("layout_sure", off.layout_sure, 0.0, 2.0), value.number("layout_net_unsure", off.net_unsure, 0.0, 2.0),
+            value.number("layout_boost", off.boost, 0.0, 10.0))
+        self.layout_weights = pip_layout.LayoutWeights(
+            value.number("layout_inside", weights.inside, 0.0, 100.0), value.number("layout_centre", weights.centre, 0.0, 100.0))
 
     def heatmap(self, frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
         """The detector's output (heat, log side) for a frame (grey or BGR), and the frame's scale to its input."""
@@ -363,6 +374,19 @@ class NetReader:
         probs = self._faces.forward()
         return probs.reshape(len(views), len(dice), -1).mean(axis=0)
 
+    def with_layout(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]], probs: np.ndarray) -> np.ndarray:
+        """The classifier's probabilities with the pip layout's second opinion fused in, for the dice the
+        network is unsure of (``pip_layout.wanted``); unchanged when the fusion is off."""
+        if not self.layout.on():
+            return probs
+        out = probs.copy()
+        for i, ((x, y, side, _), p) in enumerate(zip(dice, probs, strict=True)):
+            if pip_layout.wanted(p, self.layout):
+                crop = crop_die(frame, x, y, side, pip_layout.CROP_SIDE, pip_layout.CONTEXT)
+                reading = pip_layout.read_crop(crop, self.layout_weights)
+                out[i] = pip_layout.fused(p, reading, self.layout)
+        return out
+
     def macs(self) -> tuple[float, float]:
         """Multiply-adds of the detector on a 640x480 frame, and of the classifier per die (from training)."""
         return float(self.tuning.get("macs_detector_640x480", 0)), float(self.tuning.get("macs_face", 0))
@@ -375,7 +399,8 @@ class NetReader:
             frame = frame[oy : oy + h, ox : ox + w]
         if frame.shape[0] < 8 or frame.shape[1] < 8:
             return []
-        if self.channels == 1 and self.crop_channels == 1:  # grey networks: grey first, a third of the resizing
+        # grey networks: grey first, a third of the resizing (the layout reads colour: it keeps the frame's)
+        if self.channels == 1 and self.crop_channels == 1 and not self.layout.on():
             frame = as_channels(frame, 1)
         shrink = 1.0
         if max(frame.shape[:2]) > WORK_SIDE:  # a huge frame: nothing is read finer than this
@@ -384,16 +409,17 @@ class NetReader:
         dice = self.detect(frame)
         # the whole image's centre and half long side in this (cut, scaled) frame's pixels: the top face's way
         view = ((full_w / 2 - ox) * shrink, (full_h / 2 - oy) * shrink, max(full_w, full_h) / 2 * shrink)
-        probs = self.classify(frame, dice, view=view)
+        probs = self.with_layout(frame, dice, self.classify(frame, dice, view=view))
         readings = []
         for (x, y, side, _score), p in zip(dice, probs, strict=True):
             x, y, side = x / shrink, y / shrink, side / shrink
             face = int(np.argmax(p[1:])) + 1
             if p[face] < self.min_face or p[face] < p[NOT_A_DIE]:
                 continue
+            # a boosted probability (the layout's second opinion) may pass 1: a confidence is at most 1
             half = side / 2
             box = (round(ox + x - half), round(oy + y - half), round(side), round(side))
-            readings.append(DieReading("pips", face, float(p[face]), box))
+            readings.append(DieReading("pips", face, min(1.0, float(p[face])), box))
         return readings
 
 
