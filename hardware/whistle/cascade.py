@@ -118,6 +118,7 @@ class CascadeDetector(StreamDetector):
                                       np.minimum(np.maximum(2 * kk - h, kk + self._w + 1), top + 1),
                                       half_hi, np.minimum(np.maximum(kk // 2 - h, 0), half_hi)], axis=1)
         self._sig_bounds = np.stack([kk + self._w, kk - self._w - 1], axis=1)  # read only at centres, inside
+        self._sig_end = self._centres[-1] + self._w + 1  # the power's running sum is read below this bin
         self._rows_cache: dict[int, np.ndarray] = {}
         # The line test's reach (k-w-1..k+w+1 for every centre k) and its threshold as a product of 3 ratios,
         # a hair (0.004 dB) under it so that the product's round-off against the logs' (float32 in the first
@@ -178,12 +179,15 @@ class CascadeDetector(StreamDetector):
             # No 3 neighbouring bins the line test reads stand min_line_db over their floor on average (their
             # mean in dB is the log of this product over 3): no frame can pass (most blocks of a game).
             return self._nothing(len(power), ratio)
-        excess = np.maximum(power - p.excess_factor * floor, 0.0)
-        excess[:, : self._elo] = 0.0
-        excess[:, self._ehi :] = 0.0
-        cs = np.empty((len(power), excess.shape[1] + 1), excess.dtype)
-        cs[:, 0] = 0.0
-        np.cumsum(excess, axis=1, out=cs[:, 1:])
+        # The excess's running sum over the spectrum (cs[:, j]: bins below j), zero below the evidence band and
+        # flat above it: summed over the band only (adding the zeros outside changed no bit: x + 0.0 is x).
+        # (float32 in the first block, whose floor is float32, as it was: the sum runs in its input's type.)
+        band = slice(self._elo, self._ehi)
+        excess = np.maximum(power[:, band] - p.excess_factor * floor[band], 0.0)
+        cs = np.empty((len(power), power.shape[1] + 1), excess.dtype)
+        cs[:, : self._elo + 1] = 0.0
+        np.cumsum(excess, axis=1, out=cs[:, self._elo + 1 : self._ehi + 1])
+        cs[:, self._ehi + 1 :] = cs[:, self._ehi, None]
         win = cs[:, self._win_hi] - cs[:, self._win_lo]
         i = win.argmax(axis=1)
         k = self._centres[i]
@@ -203,11 +207,15 @@ class CascadeDetector(StreamDetector):
         passes &= share >= p.min_share
         if not passes.any():
             return self._nothing(len(power), ratio)
-        floor_w = np.convolve(floor, self._ones_w, "same")  # once a block: no cumsum round-off
-        pcs = np.cumsum(power, axis=1)
+        # The floor's window sums at the frames' centres only: the same dot over the same 2w+1 bins as a
+        # convolution over the whole spectrum made for each (its interior; no cumsum round-off).
+        kl = k.tolist()
+        k0, k1 = min(kl), max(kl)
+        floor_w = np.convolve(floor[k0 - self._w : k1 + self._w + 1], self._ones_w, "valid")[k - k0]
+        pcs = np.cumsum(power[:, : self._sig_end], axis=1)  # a running sum: its first bins alone are the same
         s = pcs[rows[:, None], self._sig_bounds[k]]
         sig = s[:, 0] - s[:, 1]
-        snr = 10 * np.log10(sig / floor_w[k] + EPS)
+        snr = 10 * np.log10(sig / floor_w + EPS)
         passes &= snr >= p.min_snr_db
         # The frame's centre is its strongest line, not the window's middle (which wanders with
         # the sidebands): the verifier's patch is aligned on it.
@@ -364,10 +372,10 @@ class CascadeDetector(StreamDetector):
     def _track_noise(self, power: np.ndarray) -> None:
         # As in detector.py: rises slowly in dB, falls fast.
         p = self.params
-        log_noise, level, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
+        log_noise, over, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
         if self._episode is not None and (self._frame - self._episode) * HOP / RATE < p.max_blow_s:
             # A sound under way does not raise the floor under itself (never longer than max_blow_s):
             # only the bins of its window are frozen, the rest of the room is still learned.
             c = self._pool[-1][1] if self._pool else self._quiet_centre
             rate[max(0, c - self._w) : c + self._w + 1] = 0.0
-        self._noise = np.exp(log_noise + rate * (level - log_noise))
+        self._noise = np.exp(log_noise + rate * over)

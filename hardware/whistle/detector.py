@@ -186,8 +186,9 @@ class StreamDetector:
         return first, power_of(frames)
 
     def _floor_rates(self, power: np.ndarray, rise_s: float, fall_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(log floor, log block level, per-bin step): in dB, a loud sound lifts the floor by a few dB
-        per second, not by a fixed share of its power (which for a sound 50 dB up is a jump)."""
+        """(log floor, log block level over it, per-bin step): in dB, a loud sound lifts the floor by a few dB
+        per second, not by a fixed share of its power (which for a sound 50 dB up is a jump).  The floor's next
+        log is ``log floor + step * level over it``."""
         n = len(power)
         cached = StreamDetector._level_cache
         if cached[0] is power:
@@ -200,8 +201,10 @@ class StreamDetector:
             dt = n * HOP / RATE
             steps = self._steps[(n, rise_s, fall_s)] = (1 - math.exp(-dt / rise_s), 1 - math.exp(-dt / fall_s))
         log_noise = np.log(self._noise)
-        rate = np.where(level > log_noise, *steps)
-        return log_noise, level, rate
+        over = level - log_noise
+        # over > 0 exactly where level > log_noise (a difference of floats is 0 only when they are equal; an
+        # infinity or a nan fails both), one subtraction fewer than comparing and then subtracting (session 16)
+        return log_noise, over, np.where(over > 0, *steps)
 
 
 @dataclass(frozen=True)
@@ -444,7 +447,6 @@ class WhistleDetector(StreamDetector):
         band = power[:, self._klo : self._khi + 1]
         k = band.argmax(axis=1) + self._klo
         # One gather: the peak +-2 bins, and +-1 bin around k/2, k/3 and k/4.
-        subs = self._subs[k]  # k/2, k/3, k/4
         at = self._gather_index[k - self._klo]
         g = power[rows, at]
         kpow = g[:, PEAK_HALF_WIDTH]
@@ -465,7 +467,7 @@ class WhistleDetector(StreamDetector):
         is_line = (sub >= (kpow * self._sub_ratio)[:, None]) & (sub >= (SUB_LINE_OVER_MEDIAN * median)[:, None])
         # The lowest such line is the fundamental (the largest divisor that fits).
         last = len(_DIVISORS) - 1 - np.argmax(is_line[:, ::-1], axis=1)
-        fund = np.where(is_line.any(axis=1), subs[rows[:, 0], last], k)
+        fund = np.where(is_line.any(axis=1), self._subs[k, last], k)  # k/2, k/3 or k/4
         # Dominance: the peak bin against the band away from the peak and
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
@@ -765,8 +767,8 @@ class WhistleDetector(StreamDetector):
         p = self.params
         if self._blow is not None and self.time - self._blow.onset < p.max_blow_s:
             return
-        log_noise, level, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
-        self._noise = np.exp(log_noise + rate * (level - log_noise))
+        log_noise, over, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
+        self._noise = np.exp(log_noise + rate * over)
 
 
 def detect(samples: np.ndarray, detector: WhistleDetector | None = None, block: int = 1024) -> list[Detection]:
