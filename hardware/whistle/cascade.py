@@ -175,7 +175,8 @@ class CascadeDetector(StreamDetector):
         r = ratio[:, self._reach] + EPS
         if r.dtype != np.float64:
             r = r.astype(np.float64)  # the first block's float32 ratios: a product of 3 could overflow float32
-        if (r[:, :-2] * r[:, 1:-1] * r[:, 2:]).max() < self._line_product:
+        r = r.ravel()  # the frames end to end: one run of products (those across two frames only add maxima)
+        if (r[:-2] * r[1:-1] * r[2:]).max() < self._line_product:
             # No 3 neighbouring bins the line test reads stand min_line_db over their floor on average (their
             # mean in dB is the log of this product over 3): no frame can pass (most blocks of a game).
             return self._nothing(len(power), ratio)
@@ -207,11 +208,10 @@ class CascadeDetector(StreamDetector):
         passes &= share >= p.min_share
         if not passes.any():
             return self._nothing(len(power), ratio)
-        # The floor's window sums at the frames' centres only: the same dot over the same 2w+1 bins as a
+        # The floor's window sums at the frames' centres only: the same dot product over the same 2w+1 bins as a
         # convolution over the whole spectrum made for each (its interior; no cumsum round-off).
-        kl = k.tolist()
-        k0, k1 = min(kl), max(kl)
-        floor_w = np.convolve(floor[k0 - self._w : k1 + self._w + 1], self._ones_w, "valid")[k - k0]
+        w, ones = self._w, self._ones_w
+        floor_w = np.array([np.dot(floor[c - w : c + w + 1], ones) for c in k.tolist()])
         pcs = np.cumsum(power[:, : self._sig_end], axis=1)  # a running sum: its first bins alone are the same
         s = pcs[rows[:, None], self._sig_bounds[k]]
         sig = s[:, 0] - s[:, 1]
@@ -336,7 +336,7 @@ class CascadeDetector(StreamDetector):
         delta = float(min(max(0.5 * (a - c) / den, -0.5), 0.5)) if abs(den) > 1e-12 else 0.0  # np.clip costs more
         hz = (m + delta) * BIN_HZ
         half = m // 2
-        sub = spec[half - 1 : half + 2].max()
+        sub = max(spec[half - 1 : half + 2].tolist())  # the same float32 value, as a Python float (cheaper)
         if half * BIN_HZ >= self.params.band_hz[0] * 0.5 and sub >= 0.1 * spec[m] and sub >= 30 * self._noise[half]:
             hz /= 2  # a toy sounding its 2nd harmonic loudest
         return hz, float(10 * np.log10(spec[m - 2 : m + 3].sum() + EPS))

@@ -445,9 +445,10 @@ class WhistleDetector(StreamDetector):
             # least that far over its own: no such bin near the band, no frame can start a blow.
             return self._nothing(n)
         band = power[:, self._klo : self._khi + 1]
-        k = band.argmax(axis=1) + self._klo
+        kb = band.argmax(axis=1)
+        k = kb + self._klo
         # One gather: the peak +-2 bins, and +-1 bin around k/2, k/3 and k/4.
-        at = self._gather_index[k - self._klo]
+        at = self._gather_index[kb]
         g = power[rows, at]
         kpow = g[:, PEAK_HALF_WIDTH]
         peak = g[:, : len(_PEAK)].sum(axis=1)
@@ -483,8 +484,8 @@ class WhistleDetector(StreamDetector):
             other = wide.max(axis=1) + EPS
             lowed = np.zeros(n, bool)
         with np.errstate(divide="ignore"):
-            db = 10 * np.log10(np.stack([peak / spread, kpow / other, peak / (floor + EPS),
-                                         peak], axis=1) + EPS)
+            # frames down the columns (np.array of the rows is np.stack's copy without its per-call checks)
+            db = 10 * np.log10(np.array([peak / spread, kpow / other, peak / (floor + EPS), peak]).T + EPS)
         measures = db[:, :3]
         in_band = fund >= self._klo
         weak_any = (measures >= self._off).all(axis=1)
