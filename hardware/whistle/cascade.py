@@ -105,7 +105,8 @@ class CascadeDetector(StreamDetector):
         if hi - lo < 2:
             raise ValueError(f"detection band {p.band_hz} is too narrow")
         self._centres = np.arange(lo, hi + 1)
-        self._around = np.arange(-self._w - 1, self._w + 2)[None, :]  # the window and a bin either side
+        # The bins the line test reads for each centre: its window and a bin either side (one gather a block)
+        self._line_bins = self._centres[:, None] + np.arange(-self._w - 1, self._w + 2)[None, :]
         self._ones_w = np.ones(2 * self._w + 1)
         # cumsum bounds of each centre's window (consecutive: slices, not gathers)
         self._win_hi = slice(self._centres[0] + self._w + 1, self._centres[-1] + self._w + 2)
@@ -202,7 +203,7 @@ class CascadeDetector(StreamDetector):
         # The three tests in turn, each only while some frame may still pass them all (the same numbers).
         # dB over the floor, 3 bins smoothed, at k-w..k+w: only the bins k-w-1..k+w+1 are read (the same
         # log10 of the same ratios as over the whole spectrum before, elementwise).
-        over = 10 * np.log10(ratio[rows[:, None], k[:, None] + self._around] + EPS)
+        over = 10 * np.log10(ratio[rows[:, None], self._line_bins[i]] + EPS)
         lines = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3
         passes = lines.max(axis=1) >= p.min_line_db
         if not passes.any():
@@ -216,8 +217,9 @@ class CascadeDetector(StreamDetector):
             return self._nothing(len(power), ratio)
         # The floor's window sums at the frames' centres only: the same dot product over the same 2w+1 bins as a
         # convolution over the whole spectrum made for each (its interior; no cumsum round-off).
-        w, ones = self._w, self._ones_w
-        floor_w = np.array([np.dot(floor[c - w : c + w + 1], ones) for c in k.tolist()])
+        w, ones, kl = self._w, self._ones_w, k.tolist()
+        sums = {c: np.dot(floor[c - w : c + w + 1], ones) for c in set(kl)}  # a block's frames share a few centres
+        floor_w = np.array([sums[c] for c in kl])
         pcs = np.cumsum(power[:, : self._sig_end], axis=1)  # a running sum: its first bins alone are the same
         s = pcs[rows[:, None], self._sig_bounds[k]]
         sig = s[:, 0] - s[:, 1]
