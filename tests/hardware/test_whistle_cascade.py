@@ -257,3 +257,22 @@ def test_stage_one_sums_over_the_band_only_equal_the_whole_spectrums(single):
         want_share, want_snr = _plain_share_and_snr(det, power, det._noise)
         assert share.dtype == want_share.dtype and share.tobytes() == want_share.tobytes()
         assert snr.tobytes() == want_snr.tobytes()
+
+
+def test_the_pool_keeps_each_frames_spectrum_and_floor_as_they_were():
+    """Session 16: a passing frame's pitch and level are measured only when its blow is reported, from what the pool
+    kept: the frame's spectrum and the floor it was decided on.  Both must still hold what they held then (the floor
+    is replaced at each update, never changed in place), so the report is what measuring at the frame gave."""
+    det = CascadeDetector(verifier=lambda x: 1.0)
+    x = in_room(ta.harmonic_toy(1200, 0.6)) + in_room(ta.tone(2500, 0.4, amp=0.2), at=2.0)
+    then: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    found = []
+    for i in range(0, len(x), 1024):
+        floor = det._noise
+        found += det.process(x[i : i + 1024])
+        for frame, _centre, spec, kept in det._pool:
+            if frame not in then:  # decided in this block, on the floor before the block's update
+                assert kept is floor or floor is None
+                then[frame] = (spec.copy(), kept.copy())
+            assert np.array_equal(spec, then[frame][0]) and np.array_equal(kept, then[frame][1])
+    assert len(found) == 2 and len(then) > 6
