@@ -74,7 +74,8 @@ class Resampler:
         self.dst_rate = float(dst_rate)
         self.step = self.src_rate / self.dst_rate
         self.identity = math.isclose(self.step, 1.0)
-        self._whole_step = self.step > 1 and self.step.is_integer()
+        # 48 kHz to 16 kHz: every third filtered sample is an output (``_decimate``)
+        self._whole_step = int(self.step) if self.step > 1 and self.step.is_integer() else 0
         self._h: np.ndarray | None = None  # anti-alias filter, before interpolating (going down)
         self._h_up: np.ndarray | None = None  # anti-image filter, after interpolating (going up)
         if self.step > 1 and not self.identity:
@@ -86,11 +87,14 @@ class Resampler:
             self._hist_up = np.zeros(up_taps - 1, np.float32)
         self._carry = np.zeros(0, np.float32)
         self._pos = 0.0
+        self._phase = 0  # whole steps: the next output's index in the next block's filtered samples
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, np.float32)
         if self.identity or len(x) == 0:
             return x
+        if self._whole_step:
+            return self._decimate(x)
         if self._h is not None:
             buf = np.concatenate([self._hist, x])
             self._hist = buf[len(buf) - len(self._hist) :]
@@ -101,15 +105,10 @@ class Resampler:
             self._carry = buf
             return np.zeros(0, np.float32)
         n_out = int((last - self._pos) // self.step) + 1
-        if self._whole_step and self._pos.is_integer():
-            # 48 kHz to 16 kHz: every output is an input sample, nothing to interpolate.
-            start = int(self._pos)
-            out = buf[start : start + int(self.step) * n_out : int(self.step)].copy()
-        else:
-            t = self._pos + self.step * np.arange(n_out)
-            i = np.minimum(t.astype(np.intp), last - 1) if last else np.zeros(n_out, np.intp)
-            f = (t - i).astype(np.float32)
-            out = buf[i] + f * (buf[np.minimum(i + 1, last)] - buf[i])  # linear interpolation, without np.interp's search
+        t = self._pos + self.step * np.arange(n_out)
+        i = np.minimum(t.astype(np.intp), last - 1) if last else np.zeros(n_out, np.intp)
+        f = (t - i).astype(np.float32)
+        out = buf[i] + f * (buf[np.minimum(i + 1, last)] - buf[i])  # linear interpolation, without np.interp's search
         nxt = self._pos + self.step * n_out
         keep = min(int(nxt), len(buf))  # the next output may lie beyond this buffer
         self._carry = buf[keep:]
@@ -118,6 +117,18 @@ class Resampler:
             up = np.concatenate([self._hist_up, out])
             self._hist_up = up[len(up) - len(self._hist_up) :]
             out = _fir(up, self._h_up)
+        return out
+
+    def _decimate(self, x: np.ndarray) -> np.ndarray:
+        """A whole step down (48 kHz to 16 kHz): the same filter, then every step-th filtered sample, from the
+        phase the last block left.  The general path's carried samples and fractional position come to this
+        when the step is whole (its carry is always empty, its position 0-2), without its second concatenation
+        and float bookkeeping (session 16: a third of the resampler's cost besides the filter)."""
+        buf = np.concatenate([self._hist, x])
+        self._hist = buf[len(buf) - len(self._hist) :]
+        y = _fir(buf, self._h)  # len(x) samples: the history makes up the filter's length
+        out = y[self._phase :: self._whole_step].copy()
+        self._phase = (self._phase - len(y)) % self._whole_step
         return out
 
 

@@ -102,15 +102,33 @@ def decay_slopes(level: np.ndarray) -> tuple[int, float, float]:
 
 
 def frames_of(buf: np.ndarray, block: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
-    """The whole STFT frames that the samples left over plus ``block`` make, and what is left over."""
-    buf = np.concatenate([buf, block]) if len(buf) else block
+    """The whole STFT frames that the samples left over plus ``block`` make (a read-only view: frames overlap
+    by a hop), and what is left over."""
+    buf = np.concatenate([buf, block]) if len(buf) else np.ascontiguousarray(block)
     if len(buf) < N_FFT:
         return None, buf
     n_frames = (len(buf) - N_FFT) // HOP + 1
-    # N_FFT is two hops: frame i is hop-chunks i and i+1 side by side
-    # (cheaper than sliding_window_view at this size).
-    chunks = buf[: (n_frames + 1) * HOP].reshape(-1, HOP)
-    return np.concatenate([chunks[:-1], chunks[1:]], axis=1), buf[n_frames * HOP :]
+    # Frame i starts i hops in: a strided view of the samples (session 16: no copy; cheaper than
+    # sliding_window_view and than gluing hop-chunks i and i+1 side by side).
+    frames = np.ndarray((n_frames, N_FFT), buf.dtype, buf, 0, (HOP * buf.itemsize, buf.itemsize))
+    frames.flags.writeable = False
+    return frames, buf[n_frames * HOP :]
+
+
+try:  # numpy 2: the FFT's own ufunc, which np.fft.rfft calls after its per-call checks (a third of its time here)
+    from numpy.fft._pocketfft_umath import rfft_n_even as _rfft_n_even
+except ImportError:  # numpy 1.x
+    _rfft_n_even = None
+
+
+def power_of(frames: np.ndarray) -> np.ndarray:
+    """The frames' STFT power, ``np.abs(np.fft.rfft(frames * WINDOW, axis=1)) ** 2``: for float32 frames under
+    numpy 2, the very call np.fft.rfft makes (the same ufunc, factor 1, axes and a complex64 output)."""
+    x = frames * WINDOW
+    if _rfft_n_even is None or x.dtype != np.float32:
+        return np.abs(np.fft.rfft(x, axis=1)) ** 2
+    z = _rfft_n_even(x, 1, axes=[(1,), (), (1,)], out=np.empty((len(x), N_FFT // 2 + 1), np.complex64))
+    return np.abs(z) ** 2
 
 
 Attribute = Callable[[dict[str, float]], tuple[str | None, float | None]]  # a blow's features -> (blower, confidence)
@@ -124,7 +142,6 @@ class StreamDetector:
             raise ValueError(f"the detector runs at {RATE} Hz; resample first (got {rate})")
         self.attribute = attribute
 
-    _win = WINDOW
     _steps: ClassVar[dict[tuple[int, float, float], tuple[float, float]]] = {}  # the floor's (rise, fall) step per block size
     _buf: np.ndarray
     _samples: int
@@ -166,11 +183,12 @@ class StreamDetector:
             return None
         first = self._frame
         self._frame += len(frames)
-        return first, np.abs(np.fft.rfft(frames * self._win, axis=1)) ** 2
+        return first, power_of(frames)
 
     def _floor_rates(self, power: np.ndarray, rise_s: float, fall_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(log floor, log block level, per-bin step): in dB, a loud sound lifts the floor by a few dB
-        per second, not by a fixed share of its power (which for a sound 50 dB up is a jump)."""
+        """(log floor, log block level over it, per-bin step): in dB, a loud sound lifts the floor by a few dB
+        per second, not by a fixed share of its power (which for a sound 50 dB up is a jump).  The floor's next
+        log is ``log floor + step * level over it``."""
         n = len(power)
         cached = StreamDetector._level_cache
         if cached[0] is power:
@@ -183,8 +201,10 @@ class StreamDetector:
             dt = n * HOP / RATE
             steps = self._steps[(n, rise_s, fall_s)] = (1 - math.exp(-dt / rise_s), 1 - math.exp(-dt / fall_s))
         log_noise = np.log(self._noise)
-        rate = np.where(level > log_noise, *steps)
-        return log_noise, level, rate
+        over = level - log_noise
+        # over > 0 exactly where level > log_noise (a difference of floats is 0 only when they are equal; an
+        # infinity or a nan fails both), one subtraction fewer than comparing and then subtracting (session 16)
+        return log_noise, over, np.where(over > 0, *steps)
 
 
 @dataclass(frozen=True)
@@ -425,10 +445,10 @@ class WhistleDetector(StreamDetector):
             # least that far over its own: no such bin near the band, no frame can start a blow.
             return self._nothing(n)
         band = power[:, self._klo : self._khi + 1]
-        k = band.argmax(axis=1) + self._klo
+        kb = band.argmax(axis=1)
+        k = kb + self._klo
         # One gather: the peak +-2 bins, and +-1 bin around k/2, k/3 and k/4.
-        subs = self._subs[k]  # k/2, k/3, k/4
-        at = self._gather_index[k - self._klo]
+        at = self._gather_index[kb]
         g = power[rows, at]
         kpow = g[:, PEAK_HALF_WIDTH]
         peak = g[:, : len(_PEAK)].sum(axis=1)
@@ -448,7 +468,7 @@ class WhistleDetector(StreamDetector):
         is_line = (sub >= (kpow * self._sub_ratio)[:, None]) & (sub >= (SUB_LINE_OVER_MEDIAN * median)[:, None])
         # The lowest such line is the fundamental (the largest divisor that fits).
         last = len(_DIVISORS) - 1 - np.argmax(is_line[:, ::-1], axis=1)
-        fund = np.where(is_line.any(axis=1), subs[rows[:, 0], last], k)
+        fund = np.where(is_line.any(axis=1), self._subs[k, last], k)  # k/2, k/3 or k/4
         # Dominance: the peak bin against the band away from the peak and
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
@@ -464,8 +484,8 @@ class WhistleDetector(StreamDetector):
             other = wide.max(axis=1) + EPS
             lowed = np.zeros(n, bool)
         with np.errstate(divide="ignore"):
-            db = 10 * np.log10(np.stack([peak / spread, kpow / other, peak / (floor + EPS),
-                                         peak], axis=1) + EPS)
+            # frames down the columns (np.array of the rows is np.stack's copy without its per-call checks)
+            db = 10 * np.log10(np.array([peak / spread, kpow / other, peak / (floor + EPS), peak]).T + EPS)
         measures = db[:, :3]
         in_band = fund >= self._klo
         weak_any = (measures >= self._off).all(axis=1)
@@ -748,8 +768,8 @@ class WhistleDetector(StreamDetector):
         p = self.params
         if self._blow is not None and self.time - self._blow.onset < p.max_blow_s:
             return
-        log_noise, level, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
-        self._noise = np.exp(log_noise + rate * (level - log_noise))
+        log_noise, over, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
+        self._noise = np.exp(log_noise + rate * over)
 
 
 def detect(samples: np.ndarray, detector: WhistleDetector | None = None, block: int = 1024) -> list[Detection]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .detector import EPS, HOP, N_FFT, RATE, WINDOW, Detection, decay_slopes, frames_of
+from .detector import EPS, HOP, N_FFT, RATE, Detection, decay_slopes, frames_of, power_of
 
 BIN_HZ = RATE / N_FFT
 GRID_STEP = 1 / 8  # template points per harmonic: about 3 bins apart at 700 Hz, so a line is never missed
@@ -75,7 +75,7 @@ def learn_template(samples: np.ndarray, spans: Sequence[tuple[float, float, floa
     frames, _ = frames_of(np.zeros(0, np.float32), x)
     if frames is None or not spans:
         raise ValueError("no blow to learn a template from")
-    power = np.abs(np.fft.rfft(frames * WINDOW, axis=1)) ** 2
+    power = power_of(frames)
     w = whitened_db(power, 10 ** (np.asarray(noise_db, float) / 10))
     n = len(grid(max(s[2] for s in spans)))  # every blow's grid has these points under TOP_HZ
     rows = []

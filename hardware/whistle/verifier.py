@@ -78,7 +78,7 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     offsets_std = float(np.sqrt((d * d).sum() / n))
     # The strongest of 5 bins at 2x, 1/2 and 3/2 the centre, frame by frame, then each one's mean over frames
     # (each row contiguous, as the 1-D mean summed it).
-    ks = np.minimum(np.maximum(np.array([2 * centre, centre // 2, 3 * centre // 2]), 2), n_bins - 3)
+    ks = np.array([min(max(b, 2), n_bins - 3) for b in (2 * centre, centre // 2, 3 * centre // 2)])  # Python ints
     lines = np.ascontiguousarray(p[:, ks[:, None] + _LINE].max(axis=2).T).sum(axis=1) / n
     coarse = a[:, : GROUP * N_GROUPS].reshape(n, N_GROUPS, GROUP).sum(axis=2) / GROUP  # time x frequency, 5 bins a cell
     wm = w.sum(axis=1) / w.shape[1]
@@ -94,7 +94,7 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     peaky = w.max(axis=1) - np.partition(w, WINDOW, axis=1)[:, WINDOW]  # the median of 2 * WINDOW + 1 bins
     return np.concatenate([
         a.sum(axis=0) / n, a.max(axis=0), offsets, wm, coarse.ravel(), comb, steady, peaky,
-        [float(lines[0]), float(lines[1]), float(lines[2]),
+        [*lines.tolist(),  # the float32 means as Python floats, as float() of each gave
          float(p[:, :LOW_BINS].sum() / (n * LOW_BINS)), float(p[:, HIGH_BIN:].sum() / (n * (n_bins - HIGH_BIN))),
          slope, offsets_std],
     ]).astype(np.float32)

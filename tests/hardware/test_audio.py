@@ -63,6 +63,27 @@ def test_resampler_streaming_matches_one_call():
     np.testing.assert_allclose(streamed, whole, atol=1e-5)
 
 
+def test_resampler_whole_step_takes_every_third_filtered_sample():
+    """48 kHz to 16 kHz (session 16's ``_decimate``): streamed in blocks of any size, the outputs are exactly
+    every third sample of the filtered stream (each block filtered after the last 46 samples, as the
+    resampler does), whatever phase a block leaves."""
+    from hardware.audio import _fir, _lowpass
+
+    rng = np.random.default_rng(7)
+    x = (0.3 * rng.standard_normal(120_000)).astype(np.float32)
+    h = _lowpass(0.45 / 3, 47)
+    r, hist, filtered, got, i = Resampler(48000), np.zeros(46, np.float32), [], [], 0
+    for size in [*rng.integers(1, 5, 50), *rng.integers(1, 4000, 60), 3072, 3072]:
+        block = x[i : i + size]
+        buf = np.concatenate([hist, block])
+        hist, i = buf[-46:], i + size
+        filtered.append(_fir(buf, h))
+        got.append(r(block))
+        assert got[-1].dtype == np.float32 and got[-1].flags.c_contiguous
+    want = np.concatenate(filtered)[::3]
+    assert np.concatenate(got).tobytes() == want.tobytes()
+
+
 @pytest.mark.parametrize("src", [48000, 44100, 48128, 8000])
 def test_resampler_fast_paths_equal_the_plain_formula(src):
     """The streaming resampler (OpenCV's FIR, whole-step slicing at 48 kHz) gives what the plain

@@ -210,3 +210,63 @@ def test_a_loud_breathy_blows_patch_takes_its_breath_as_the_floor_and_others_are
                 assert top > 50.0 and med > 5.0 and abs(med_c - 5.0) < 1e-3, name
         else:
             assert not changed, name
+
+
+def _plain_share_and_snr(det: CascadeDetector, power: np.ndarray, floor: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Stage 1's share and SNR as session 14 computed them: the excess summed over the whole spectrum (zeros
+    outside the evidence band), the floor convolved over the whole spectrum, the power summed over all its bins."""
+    p, rows, w = det.params, np.arange(len(power)), det._w
+    excess = np.maximum(power - p.excess_factor * floor, 0.0)
+    excess[:, : det._elo] = 0.0
+    excess[:, det._ehi :] = 0.0
+    cs = np.concatenate([np.zeros((len(power), 1), excess.dtype), np.cumsum(excess, axis=1)], axis=1)
+    win = cs[:, det._win_hi] - cs[:, det._win_lo]
+    i = win.argmax(axis=1)
+    k = det._centres[i]
+    g = cs[rows[:, None], det._harm_bounds[k]]
+    share = (win[rows, i] + (g[:, 0] - g[:, 1] + g[:, 2] - g[:, 3])) / (cs[:, -1] + 1e-20)
+    s = np.cumsum(power, axis=1)[rows[:, None], det._sig_bounds[k]]
+    snr = 10 * np.log10((s[:, 0] - s[:, 1]) / np.convolve(floor, np.ones(2 * w + 1), "same")[k] + 1e-20)
+    return share, snr
+
+
+@pytest.mark.parametrize("single", [False, True])
+def test_stage_one_sums_over_the_band_only_equal_the_whole_spectrums(single):
+    """Session 16: the excess summed over the evidence band only, the floor's window sums at the frames' centres
+    only and the power's running sum up to the last bin read give, bit for bit, what the sums over the whole
+    spectrum gave (a line in every frame, so that the share and the SNR are measured; the first block's float32
+    floor too)."""
+    det = CascadeDetector(CascadeParams(min_share=0.0, min_snr_db=-200.0))
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        n = int(rng.integers(1, 9))
+        floor = rng.random(257) * 1e-4 + 1e-7
+        power = (floor * rng.exponential(1.0, (n, 257))).astype(np.float32)
+        for f in range(n):  # a line in every frame, a loud one in the first: the share and SNR are measured
+            c = int(rng.integers(50, 150))
+            power[f, c - 1 : c + 2] *= np.float32(10 ** rng.uniform(4 if f == 0 else 1, 6))
+        det._noise = floor.astype(np.float32) if single else floor
+        passes, _centre, share, snr, _ratio = det.evidence(power)
+        assert passes.any()  # so every frame's share and SNR were measured
+        want_share, want_snr = _plain_share_and_snr(det, power, det._noise)
+        assert share.dtype == want_share.dtype and share.tobytes() == want_share.tobytes()
+        assert snr.tobytes() == want_snr.tobytes()
+
+
+def test_the_pool_keeps_each_frames_spectrum_and_floor_as_they_were():
+    """Session 16: a passing frame's pitch and level are measured only when its blow is reported, from what the pool
+    kept: the frame's spectrum and the floor it was decided on.  Both must still hold what they held then (the floor
+    is replaced at each update, never changed in place), so the report is what measuring at the frame gave."""
+    det = CascadeDetector(verifier=lambda x: 1.0)
+    x = in_room(ta.harmonic_toy(1200, 0.6)) + in_room(ta.tone(2500, 0.4, amp=0.2), at=2.0)
+    then: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    found = []
+    for i in range(0, len(x), 1024):
+        floor = det._noise
+        found += det.process(x[i : i + 1024])
+        for frame, _centre, spec, kept in det._pool:
+            if frame not in then:  # decided in this block, on the floor before the block's update
+                assert kept is floor or floor is None
+                then[frame] = (spec.copy(), kept.copy())
+            assert np.array_equal(spec, then[frame][0]) and np.array_equal(kept, then[frame][1])
+    assert len(found) == 2 and len(then) > 6

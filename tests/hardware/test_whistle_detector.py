@@ -392,3 +392,25 @@ def test_a_struck_partial_over_its_fundamental_stays_unheard_with_low_line_db():
         unguarded += len(detect(x, WhistleDetector(DetectorParams(low_line_db=12.0, held_ring_db=0.0, low_own_strong=0))))
     assert unguarded == 8
     assert heard == 0, heard
+
+
+def test_frames_and_power_equal_the_plain_formula():
+    """Session 16: the frames are a strided view and the power the FFT's own ufunc; both give, bit for bit,
+    what gluing hop-chunks together and np.abs(np.fft.rfft(frames * WINDOW)) ** 2 gave, in any block size
+    (and a strided block)."""
+    from hardware.whistle.detector import WINDOW, frames_of, power_of
+
+    rng = np.random.default_rng(3)
+    x = (0.2 * rng.standard_normal(100_000)).astype(np.float32)
+    buf, i = np.zeros(0, np.float32), 0
+    for size in [*rng.integers(1, 3000, 40), 1024, 1024]:
+        frames, buf = frames_of(buf, x[i : i + size])
+        i += size
+        if frames is None:
+            continue
+        first = (i - len(buf)) // HOP - len(frames)  # the first frame's hop, counted from the stream's start
+        want = np.stack([x[(first + j) * HOP : (first + j) * HOP + N_FFT] for j in range(len(frames))])
+        assert np.array_equal(frames, want) and not frames.flags.writeable
+        assert power_of(frames).tobytes() == (np.abs(np.fft.rfft(want * WINDOW, axis=1)) ** 2).tobytes()
+    strided, _ = frames_of(np.zeros(0, np.float32), x[: 2 * N_FFT * 2 : 2])
+    assert np.array_equal(strided[0], x[: 2 * N_FFT : 2])
