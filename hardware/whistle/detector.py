@@ -115,10 +115,25 @@ def frames_of(buf: np.ndarray, block: np.ndarray) -> tuple[np.ndarray | None, np
     return frames, buf[n_frames * HOP :]
 
 
-try:  # numpy 2: the FFT's own ufunc, which np.fft.rfft calls after its per-call checks (a third of its time here)
-    from numpy.fft._pocketfft_umath import rfft_n_even as _rfft_n_even
-except ImportError:  # numpy 1.x
-    _rfft_n_even = None
+def _private_rfft() -> Callable[..., np.ndarray] | None:
+    """numpy 2's FFT ufunc, which np.fft.rfft calls after its per-call checks (a third of its time here), if
+    this numpy has it and it gives the spectrum of a probe; else None (the public call).  It is
+    private: a numpy that renames it or changes its arguments must cost speed, never a crash or other numbers."""
+    try:
+        from numpy.fft._pocketfft_umath import rfft_n_even
+    except ImportError:  # numpy 1.x
+        return None
+    probe = (np.random.default_rng(0).standard_normal((3, N_FFT)) * WINDOW).astype(np.float32)
+    try:
+        z = rfft_n_even(probe, 1, axes=[(1,), (), (1,)], out=np.empty((3, N_FFT // 2 + 1), np.complex64))
+    except Exception:  # any failure of a private call means: use the public one
+        return None
+    # checked against the complex FFT, another routine (np.fft.rfft is this very call)
+    want = np.fft.fft(probe, axis=1)[:, : N_FFT // 2 + 1]
+    return rfft_n_even if np.allclose(z, want, rtol=1e-4, atol=1e-3) else None
+
+
+_rfft_n_even = _private_rfft()
 
 
 def power_of(frames: np.ndarray) -> np.ndarray:

@@ -258,7 +258,7 @@ def test_the_pool_keeps_each_frames_spectrum_and_floor_as_they_were():
     kept: the frame's spectrum and the floor it was decided on.  Both must still hold what they held then (the floor
     is replaced at each update, never changed in place), so the report is what measuring at the frame gave."""
     det = CascadeDetector(verifier=lambda x: 1.0)
-    x = in_room(ta.harmonic_toy(1200, 0.6)) + in_room(ta.tone(2500, 0.4, amp=0.2), at=2.0)
+    x = ta.in_room(ta.harmonic_toy(1200, 0.6)) + ta.in_room(ta.tone(2500, 0.4, amp=0.2), at=2.0)
     then: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     found = []
     for i in range(0, len(x), 1024):

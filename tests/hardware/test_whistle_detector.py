@@ -414,3 +414,24 @@ def test_frames_and_power_equal_the_plain_formula():
         assert power_of(frames).tobytes() == (np.abs(np.fft.rfft(want * WINDOW, axis=1)) ** 2).tobytes()
     strided, _ = frames_of(np.zeros(0, np.float32), x[: 2 * N_FFT * 2 : 2])
     assert np.array_equal(strided[0], x[: 2 * N_FFT : 2])
+
+
+def test_a_private_fft_that_fails_or_differs_is_not_used(monkeypatch: pytest.MonkeyPatch):
+    """The STFT's private numpy call proves itself at import: one that raises or gives other numbers falls
+    back to np.fft.rfft (a future numpy costs speed, never a crash or other detections)."""
+    import numpy.fft._pocketfft_umath as umath
+
+    from hardware.whistle import detector
+
+    def broken(*_args: object, **_kwargs: object) -> np.ndarray:
+        raise TypeError("rfft_n_even() takes other arguments now")
+
+    def other(x: np.ndarray, *_args: object, out: np.ndarray, **_kwargs: object) -> np.ndarray:
+        out[:] = 0
+        return out
+
+    for fake in (broken, other):
+        monkeypatch.setattr(umath, "rfft_n_even", fake)
+        assert detector._private_rfft() is None
+    monkeypatch.undo()
+    assert detector._private_rfft() is not None  # this numpy's own passes its probe
