@@ -89,16 +89,23 @@ def synthetic_items(n: int, seed: int, size: int = 320, tilted: float = 0.0,
     return out
 
 
-def _store_crop(frame: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
+def store_side(crop: int) -> int:
+    """The stored crops' side for a classifier read at ``crop`` px (session 16): the shipped 32 px crop's
+    ratio (64 px for two die sides), so a finer crop is cut from a finer stored one instead of being upsampled;
+    never coarser than ``STORE`` (the former cache)."""
+    return max(STORE, STORE * crop // CROP)
+
+
+def _store_crop(frame: np.ndarray, x: float, y: float, side: float, store: int = STORE) -> np.ndarray:
     half = STORE_CONTEXT * side / 2
-    m = np.float32([[STORE / (2 * half), 0, STORE / 2 - x * STORE / (2 * half)], [0, STORE / (2 * half), STORE / 2 - y * STORE / (2 * half)]])
-    if 2 * half > 2 * STORE:  # large die: shrink first so the warp does not alias
-        f = STORE * 1.5 / (2 * half)
+    m = np.float32([[store / (2 * half), 0, store / 2 - x * store / (2 * half)], [0, store / (2 * half), store / 2 - y * store / (2 * half)]])
+    if 2 * half > 2 * store:  # large die: shrink first so the warp does not alias
+        f = store * 1.5 / (2 * half)
         small = cv2.resize(frame, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         m = m.copy()
         m[:, :2] /= f
-        return cv2.warpAffine(small, m, (STORE, STORE), borderMode=cv2.BORDER_REPLICATE)
-    return cv2.warpAffine(frame, m, (STORE, STORE), borderMode=cv2.BORDER_REPLICATE)
+        return cv2.warpAffine(small, m, (store, store), borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(frame, m, (store, store), borderMode=cv2.BORDER_REPLICATE)
 
 
 def _negatives(rng: np.random.Generator, frame: np.ndarray, item: labelled.Labelled, n: int) -> list[tuple[float, float, float]]:
@@ -122,6 +129,22 @@ def _negatives(rng: np.random.Generator, frame: np.ndarray, item: labelled.Label
     return out
 
 
+def _training_pairs(shared: Path) -> list[tuple[np.ndarray | None, labelled.Labelled]]:
+    """Every labelled photo (its image read when needed), then the synthetic training and test renders."""
+    groups = labelled.real_groups(shared)
+    pairs: list[tuple[np.ndarray | None, labelled.Labelled]] = [(None, i) for g in groups.values() for i in g]
+    return pairs + synthetic_items(*SYNTH_TRAIN) + synthetic_items(*SYNTH_TEST)
+
+
+def _item_crops(rng: np.random.Generator, frame: np.ndarray, gray: np.ndarray, item: labelled.Labelled,
+                store: int = STORE) -> tuple[list[np.ndarray], list[np.ndarray], list[int]]:
+    """One image's stored crops (BGR, grey) and values: each labelled die, then some non-dice (0)."""
+    cuts = [(d.x, d.y, d.size, d.value) for d in item.dice]
+    cuts += [(x, y, side, 0) for x, y, side in _negatives(rng, frame, item, max(1, len(item.dice) // 2))]
+    return ([_store_crop(frame, x, y, s, store) for x, y, s, _ in cuts], [_store_crop(gray, x, y, s, store) for x, y, s, _ in cuts],
+            [v for *_, v in cuts])
+
+
 def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
     """Every image as the detector sees it, and every die (and some non-dice) as stored crops: in BGR and in grey.
 
@@ -130,12 +153,8 @@ def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
     --face-channels 1`` trains on exactly what the shipped weights were trained on.
     """
     rng = np.random.default_rng(seed)
-    groups = labelled.real_groups(shared)
-    pairs: list[tuple[np.ndarray | None, labelled.Labelled]] = [(None, i) for g in groups.values() for i in g]
-    pairs += synthetic_items(*SYNTH_TRAIN)
-    pairs += synthetic_items(*SYNTH_TEST)
     images, greys, img_meta, dice_rows, crops, grey_crops, crop_meta = [], [], [], [], [], [], []
-    for idx, (img, item) in enumerate(pairs):
+    for idx, (img, item) in enumerate(_training_pairs(shared)):
         frame = cv2.imread(str(item.path)) if img is None else img
         gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         small, scale = detector_input(frame)
@@ -145,13 +164,10 @@ def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
         img_meta.append((item.group, item.unit, test))
         for d in item.dice:
             dice_rows.append((idx, d.x * scale, d.y * scale, d.size * scale, d.value))
-            crops.append(_store_crop(frame, d.x, d.y, d.size))
-            grey_crops.append(_store_crop(gray, d.x, d.y, d.size))
-            crop_meta.append((idx, d.value))
-        for x, y, side in _negatives(rng, frame, item, max(1, len(item.dice) // 2)):
-            crops.append(_store_crop(frame, x, y, side))
-            grey_crops.append(_store_crop(gray, x, y, side))
-            crop_meta.append((idx, 0))
+        bgr, grey, values = _item_crops(rng, frame, gray, item)
+        crops += bgr
+        grey_crops += grey
+        crop_meta += [(idx, v) for v in values]
     shapes = np.array([i.shape for i in images])
     flat = np.concatenate([i.ravel() for i in images])
     return {
@@ -168,10 +184,47 @@ def build_cache(shared: Path, seed: int = 0) -> dict[str, np.ndarray]:
     }
 
 
-def face_render_crops(renders: tuple[int, int, float] = FACE_RENDERS, view: str = "orthographic") -> dict[str, np.ndarray]:
-    """The classifier's extra renders as stored crops (BGR and grey) and their values (0: not a die); built once.
-    ``view``: how their tilted dice are drawn (``FACE_RENDER_VIEWS``; each its own cache)."""
-    cache = FACE_RENDER_VIEWS[view]
+def crops_cache(store: int, cache: Path = CACHE) -> Path:
+    """Where the stored crops at ``store`` px live: in the training cache itself at ``STORE``, else a file of
+    their own beside it (session 16), so the former cache and the recipes reading it stay as they were."""
+    return cache if store == STORE else cache.with_name(f"{cache.stem}-crops{store}.npz")
+
+
+def build_crops(shared: Path, store: int, seed: int = 0) -> dict[str, np.ndarray]:
+    """``build_cache``'s crops alone, at ``store`` px: the same dice and the same non-dice (the same random
+    draws, which depend on the images alone), in the same order."""
+    rng = np.random.default_rng(seed)
+    crops, grey_crops, crop_meta = [], [], []
+    for idx, (img, item) in enumerate(_training_pairs(shared)):
+        frame = cv2.imread(str(item.path)) if img is None else img
+        bgr, grey, values = _item_crops(rng, frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), item, store)
+        crops += bgr
+        grey_crops += grey
+        crop_meta += [(idx, v) for v in values]
+    return {"crops": np.stack(crops), "crops_grey": np.stack(grey_crops), "crop_meta": np.array(crop_meta, np.int64)}
+
+
+def finer_crops(data: dict[str, np.ndarray], shared: Path, store: int, cache: Path = CACHE) -> dict[str, np.ndarray]:
+    """``data`` with its stored crops at ``store`` px (built once into ``crops_cache``); unchanged at ``STORE``."""
+    if store == STORE:
+        return data
+    path = crops_cache(store, cache)
+    if not path.is_file():
+        started = time.time()
+        np.savez(path, **build_crops(shared, store))
+        print(f"crops at {store} px built in {time.time() - started:.0f} s: {path}", flush=True)
+    with np.load(path) as z:
+        finer = {k: z[k] for k in z.files}
+    if not np.array_equal(finer["crop_meta"], data["crop_meta"]):
+        raise SystemExit(f"{path} does not hold {cache}'s crops: delete it to build it again")
+    return {**data, **finer}
+
+
+def face_render_crops(renders: tuple[int, int, float] = FACE_RENDERS, view: str = "orthographic",
+                      store: int = STORE) -> dict[str, np.ndarray]:
+    """The classifier's extra renders as stored crops (BGR and grey, ``store`` px) and their values (0: not a
+    die); built once. ``view``: how their tilted dice are drawn (``FACE_RENDER_VIEWS``; each its own cache)."""
+    cache = crops_cache(store, FACE_RENDER_VIEWS[view])
     if cache.is_file():
         with np.load(cache) as z:
             if tuple(z["renders"].tolist()) == tuple(renders):
@@ -180,13 +233,10 @@ def face_render_crops(renders: tuple[int, int, float] = FACE_RENDERS, view: str 
     rng = np.random.default_rng(renders[1] + 1)
     crops, grey_crops, values = [], [], []
     for frame, item in synthetic_items(*renders[:2], tilted=renders[2], perspective=view == "perspective"):
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        cuts = [(d.x, d.y, d.size, d.value) for d in item.dice]
-        cuts += [(x, y, side, 0) for x, y, side in _negatives(rng, frame, item, max(1, len(item.dice) // 2))]
-        for x, y, side, value in cuts:
-            crops.append(_store_crop(frame, x, y, side))
-            grey_crops.append(_store_crop(gray, x, y, side))
-            values.append(value)
+        bgr, grey, item_values = _item_crops(rng, frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), item, store)
+        crops += bgr
+        grey_crops += grey
+        values += item_values
     data = {"crops": np.stack(crops), "crops_grey": np.stack(grey_crops), "values": np.array(values, np.int64),
             "renders": np.array(renders, np.float64)}
     cache.parent.mkdir(parents=True, exist_ok=True)
@@ -412,7 +462,8 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
     random, plus a little noise), the rest with a wider uniform jitter. ``blur``: also ``degrade`` it
     (session 12, measured: docs/dice.md).
     """
-    side = STORE / STORE_CONTEXT  # the die's side in the stored crop
+    store = crop.shape[0]  # the stored crop's side (``store_side``)
+    side = store / STORE_CONTEXT  # the die's side in the stored crop
     if errors is not None and len(errors) and rng.random() < 0.75:
         dx, dy, log_ratio = errors[int(rng.integers(len(errors)))]
         offset = np.array([dx, dy]) * side + rng.normal(0, 0.02 * side, 2)
@@ -423,7 +474,7 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
     jitter = min(max(jitter, 0.5), STORE_CONTEXT / CROP_CONTEXT * 0.97)  # within what the stored crop holds
     out_side = CROP_CONTEXT * side * jitter  # what the reader's crop covers, in stored pixels
     f = size / out_side
-    centre = np.array([STORE / 2, STORE / 2]) + np.clip(offset, -0.3 * side, 0.3 * side)
+    centre = np.array([store / 2, store / 2]) + np.clip(offset, -0.3 * side, 0.3 * side)
     m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), rng.uniform(0, 360), f)
     m[:, 2] += size / 2 - centre
     p = colour_jitter(rng, cv2.warpAffine(crop, m, (size, size), borderMode=cv2.BORDER_REPLICATE).astype(np.float32), 0.5)
@@ -461,7 +512,7 @@ def degrade(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
 
 def mine_detector(
     folder: Path, images: list[np.ndarray], dice: np.ndarray, chosen: np.ndarray, seed: int, per_group: int = 300,
-    crop_from: list[np.ndarray] | None = None,
+    crop_from: list[np.ndarray] | None = None, store: int = STORE,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the fold's own detector does on its training photos: its false finds and its errors on real dice.
 
@@ -472,7 +523,7 @@ def mine_detector(
     and log of the side ratio, so the classifier is trained on crops cut
     where this detector puts them (``face_sample``).  The hard negatives are
     cut from ``crop_from`` (the same images in BGR, for a classifier that
-    projects colours) when given, else from the detector's own images.
+    projects colours) when given, else from the detector's own images, at ``store`` px.
     """
     import cv2 as cv
 
@@ -493,7 +544,7 @@ def mine_detector(
             found = peaks(out[0], out[1], 0.15, 0.6)
             for x, y, side, _score in found:
                 if all(math.hypot(x - d[1], y - d[2]) > 0.5 * d[3] for d in labels):
-                    crops.append(_store_crop(img if crop_from is None else crop_from[i], x, y, side))
+                    crops.append(_store_crop(img if crop_from is None else crop_from[i], x, y, side, store))
                     meta.append((i, 0))
             for d in labels:
                 near = [(math.hypot(x - d[1], y - d[2]), x, y, s) for x, y, s, _ in found]
@@ -509,7 +560,7 @@ def mine_detector(
               f"centre off p50/90 {off[0]:.3f}/{off[1]:.3f} sides", flush=True)
     print(f"  {len(crops)} hard negatives mined from {sum(min(len(v), per_group) for v in by_group.values())} photos", flush=True)
     if not crops:
-        return np.zeros((0, STORE, STORE), np.uint8), np.zeros((0, 2), np.int64), errors_a
+        return np.zeros((0, store, store), np.uint8), np.zeros((0, 2), np.int64), errors_a
     return np.stack(crops), np.array(meta, np.int64), errors_a
 
 
@@ -830,7 +881,8 @@ def main() -> int:
         kept = json.loads((args.detector_from / TUNING).read_text())
         args.channels = int(kept.get("channels", 1))
         args.detector_widths = tuple(kept.get("detector_widths", DETECTOR_WIDTHS))
-    data = load_cache(shared, args.cache)
+    store = store_side(args.crop)  # finer stored crops for a finer classifier crop (session 16)
+    data = finer_crops(load_cache(shared, args.cache), shared, store, args.cache)
     images = unpack_images(data, args.channels)
     GROUP_OF = data["group"]
     chosen = fold_images(data, args.hold_out, args.within)
@@ -851,7 +903,7 @@ def main() -> int:
         export(detector, None, args.out, args.channels)
     bgr = args.face_channels == 3 or colour  # the classifier's crops are cut in colour
     mined, mined_meta, errors = mine_detector(args.out, images, data["dice"], chosen, args.seed,
-                                              crop_from=unpack_images(data, 3) if colour and args.channels == 1 else None)
+                                              crop_from=unpack_images(data, 3) if colour and args.channels == 1 else None, store=store)
     if not bgr and mined.ndim == 4:  # hard negatives cut from colour images
         mined = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in mined])
     crops = [data["crops" if bgr else "crops_grey"], mined]
@@ -860,7 +912,7 @@ def main() -> int:
         ap.error("--face-render-share needs the extra renders (--face-renders)")
     n_before = sum(len(c) for c in crops)
     if args.face_renders:  # the synthetic group's: a training render's image index stands for them
-        extra = face_render_crops((args.face_renders, *FACE_RENDERS[1:]), args.face_render_view)
+        extra = face_render_crops((args.face_renders, *FACE_RENDERS[1:]), args.face_render_view, store)
         crops.append(extra["crops" if bgr else "crops_grey"])
         stand_in = int(np.nonzero((data["group"] == labelled.SYNTHETIC) & ~data["synth_test"])[0][0])
         meta.append(np.stack([np.full(len(extra["values"]), stand_in), extra["values"]], 1))

@@ -402,3 +402,29 @@ def test_top_shift_in_a_region_is_away_from_the_whole_image_centre(shared_data: 
     assert [r.face for r in got] == [int(np.argmax(p[1:])) + 1 for p, _ in kept]
     assert [r.confidence for r in got] == pytest.approx([float(p[1:].max()) for p, _ in kept], abs=1e-6)
     assert not np.allclose(probs, shifted.classify(cut, dice), atol=1e-4)  # the region's own centre differs
+
+
+class _Recorder:
+    """Stands in for the classifier network: records the blob it is given, answers *a one* for every view."""
+
+    def __init__(self) -> None:
+        self.shapes: list[tuple[int, ...]] = []
+
+    def setInput(self, blob: np.ndarray) -> None:  # OpenCV's name
+        self.shapes.append(blob.shape)
+
+    def forward(self) -> np.ndarray:
+        out = np.zeros((self.shapes[-1][0], 7), np.float32)
+        out[:, 1] = 1.0
+        return out
+
+
+def test_the_reader_cuts_crops_of_the_side_its_tuning_names(tmp_path: Path) -> None:
+    """``crop`` in tuning.json (session 16's 48 px classifier): every die reaches the classifier at that
+    side, at each of its turns; absent, the shipped 32 px."""
+    assert NetReader().crop == 32
+    reader = _with_tuning(tmp_path, crop=48, turns=2)
+    reader._faces = recorder = _Recorder()
+    frame = np.full((120, 160), 128, np.uint8)
+    probs = reader.classify(frame, [(40.0, 40.0, 20.0, 1.0), (100.0, 60.0, 30.0, 1.0)])
+    assert recorder.shapes == [(4, 1, 48, 48)] and probs.shape == (2, 7)

@@ -84,3 +84,52 @@ def test_the_render_view_is_opt_in(tmp_path: Path, monkeypatch) -> None:
     assert seen == [(1, 2, 0.7, False), (1, 2, 0.7, True)]
     assert (tmp_path / "o.npz").is_file() and (tmp_path / "p.npz").is_file()
     assert a["values"].tolist()[0] == 3 and b["values"].tolist()[0] == 3
+
+
+def test_the_stored_crops_are_finer_for_a_finer_classifier_crop() -> None:
+    """Session 16: a 48 px classifier is trained on crops stored at 96 px (the 32 px crop's ratio), cached
+    in a file of their own; at 32 px the former cache and its 64 px crops are used as they were."""
+    assert dice_train.store_side(32) == dice_train.STORE == 64 and dice_train.store_side(48) == 96
+    assert dice_train.crops_cache(64) == dice_train.CACHE
+    assert dice_train.crops_cache(96) != dice_train.CACHE and dice_train.crops_cache(96).parent == dice_train.CACHE.parent
+    frame = np.random.default_rng(0).integers(0, 255, (240, 320), np.uint8)
+    stored = dice_train._store_crop(frame, 150.0, 100.0, 40.0, dice_train.store_side(48))
+    assert stored.shape == (96, 96)
+    former = dice_train._store_crop(frame, 150.0, 100.0, 40.0)
+    assert former.shape == (64, 64)
+    # the same place either way: the finer crop brought down to 64 px is the former one, within resampling
+    assert np.abs(cv2.resize(stored, (64, 64), interpolation=cv2.INTER_AREA).astype(int) - former).mean() < 40
+
+
+def test_a_48_px_batch_has_the_classifiers_shape() -> None:
+    """``face_sample`` follows the stored crop's own side: a 96 px stored crop read at 48 px, and the batch
+    normalised as the reader normalises (N x 1 x 48 x 48)."""
+    from hardware.dice.net import normalise_crops
+
+    rng = np.random.default_rng(1)
+    stored = np.random.default_rng(2).integers(0, 255, (96, 96), np.uint8)
+    batch = normalise_crops(np.stack([dice_train.face_sample(rng, stored, None, 48) for _ in range(8)]))
+    assert batch.shape == (8, 1, 48, 48)
+
+
+def test_finer_crops_replace_the_caches_and_must_match_its_rows(tmp_path: Path, monkeypatch) -> None:
+    """The finer crops are built once into their own file, and refused when their rows are not the training
+    cache's (the cache was rebuilt since); at ``STORE`` the data is returned untouched."""
+    import pytest
+
+    data = {"crops_grey": np.zeros((2, 64, 64), np.uint8), "crop_meta": np.array([[0, 3], [0, 0]])}
+    assert dice_train.finer_crops(data, tmp_path, 64, tmp_path / "c.npz") is data
+    built = []
+
+    def build(_shared: Path, store: int) -> dict[str, np.ndarray]:
+        built.append(store)
+        return {"crops": np.zeros((2, store, store, 3), np.uint8), "crops_grey": np.zeros((2, store, store), np.uint8),
+                "crop_meta": np.array([[0, 3], [0, 0]])}
+
+    monkeypatch.setattr(dice_train, "build_crops", build)
+    finer = dice_train.finer_crops(data, tmp_path, 96, tmp_path / "c.npz")
+    assert finer["crops_grey"].shape == (2, 96, 96) and (tmp_path / "c-crops96.npz").is_file()
+    dice_train.finer_crops(data, tmp_path, 96, tmp_path / "c.npz")
+    assert built == [96]  # read from its file the second time
+    with pytest.raises(SystemExit, match="does not hold"):
+        dice_train.finer_crops({**data, "crop_meta": np.array([[0, 3]])}, tmp_path, 96, tmp_path / "c.npz")
