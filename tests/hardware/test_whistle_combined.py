@@ -372,7 +372,7 @@ def test_a_trill_the_gate_refuses_at_its_first_look_is_heard_at_a_later_one():
         (a, b), = s.blows
         assert a - EARLY_S <= found[0].detected_at <= b + LATE_S
         assert found[0].onset == looks[0][0]  # the blow's onset, kept from the first look
-    assert CombinedParams().relook == 0  # (not kept on seed 20: see docs/whistle.md, session 16)
+    assert CombinedParams().relook == 0  # off by default: judged on seed 20, not kept (docs/whistle.md, session 16)
 
 
 def test_a_relook_still_refuses_what_the_gate_refuses_and_looks_at_most_relook_more_times(tmp_path):
