@@ -493,6 +493,19 @@ def calibrated_recall(seed: int, kind: str = "session4") -> None:
               f"(target: calibrated >= generic); false alarms {generic.false_alarms} / {tuned.false_alarms}")
 
 
+def relook_default(n: int) -> None:
+    """Every combined detector built with default params (the tables', the attribution's, the calibration's) takes
+    ``relook=n``: the same code with one parameter set (session 16's candidate)."""
+    import hardware.whistle.combined as hc
+
+    @dataclasses.dataclass(frozen=True)
+    class Relook(hc.CombinedParams):
+        relook: int = n
+
+    hc.CombinedParams = Relook
+    print(f"combined detector: CombinedParams.relook = {n}")
+
+
 def main() -> int:
     import whistle_train as wt
 
@@ -516,7 +529,12 @@ def main() -> int:
                          "the combined detector's own 1)")
     ap.add_argument("--history", type=int, default=None,
                     help="frames of the folds' verifier patch (default the shipped weights': 8; session 15, docs/whistle.md)")
+    ap.add_argument("--relook", type=int, default=None,
+                    help="the combined detector's CombinedParams.relook wherever it is built with its defaults (session 16; "
+                         "default the shipped value)")
     args = ap.parse_args()
+    if args.relook is not None:
+        relook_default(args.relook)
     hours = 0.1 if args.quick else args.hours
     data = whistle_dir()
     print(f"machine: {len(os.sched_getaffinity(0))} cores available; CPU-time figures; seed {args.seed}")

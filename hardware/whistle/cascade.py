@@ -303,6 +303,13 @@ class CascadeDetector(StreamDetector):
                 self._pool, self._episode = [], None
         return out
 
+    def resume(self) -> None:
+        """Take back the report just made: its taker (the combined detector's gate) refused it.  The sound under way
+        is not given its quiet period; its candidates are asked again, with a fresh ``max_attempts``, while it lasts
+        (its episode and pool kept, so a later report keeps the blow's onset).  Session 16, ``CombinedParams.relook``."""
+        self._quiet = False
+        self._attempts = self._accepted = self._since = 0
+
     def ask(self, j: int, centre: int) -> float:
         """The verifier's probability of a whistle at bin ``centre`` in its ``history`` frames up to frame ``j``
         (one of the last KEPT - history + 1 frames decided)."""
