@@ -21,6 +21,9 @@ the former classical reader (for comparison: it was tuned on webcam-train).
 - ms: CPU time per frame (``time.process_time``, OpenCV on one thread).
 Groups with more than 5 dice in some photos also get a row for their photos
 of at most 5 (the issue's targets are for those).
+Each fold's rows are followed by "with the game's count": the same network told
+how many dice the photo holds (its label, standing in for the game's
+``DiceRequest.count``), reading that many (``NetReader.read(expected=n)``).
 
 ``--parts hybrid`` is the leave-one-group-out table of the gated hybrid (the
 default pip reader, ``hardware/dice/reader.py``): each fold's network and a
