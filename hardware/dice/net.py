@@ -90,6 +90,15 @@ PIP_DISTINCT = 20.0  # pips closer than this to the body (BGR, Euclidean) are no
 # away from the image centre by top_shift x the die's side x its distance from the centre over half the
 # image's long side (so by top_shift sides at the middle of the long side's edge). ``TOP_SHIFT_MAX`` bounds it.
 TOP_SHIFT_MAX = 1.0
+# Session 16, the game's count (``read(..., expected=n)``): the reader reads the ``n`` most die-like
+# candidates instead of thresholding the heatmap. Candidates are the peaks above COUNT_HEAT (far below
+# any tuned threshold: a die the detector is unsure of is still a peak), the same-die suppression as
+# always, at most n + COUNT_SPARE of the hottest classified (a frame's cost stays bounded); each scored
+# heat x (1 - p(not a die)), the top n kept when their score clears COUNT_SCORE. Chosen before any
+# measurement, on no data (docs/dice.md, "Session 16: the network reads the game's count").
+COUNT_HEAT = 0.05
+COUNT_SCORE = 0.02
+COUNT_SPARE = 4
 
 
 def detector_input(frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
@@ -250,6 +259,14 @@ def top_faces(dice: list[tuple[float, float, float, float]], shift: float,
     return [(x + k * s * (x - cx), y + k * s * (y - cy), s, p) for x, y, s, p in dice]
 
 
+def most_die_like(heat: np.ndarray, probs: np.ndarray, expected: int, floor: float = COUNT_SCORE) -> list[int]:
+    """The indices of the ``expected`` candidates likeliest to be dice (heat x (1 - p(not a die))), best
+    first, those scoring under ``floor`` left out: the game's count caps the dice, never invents one."""
+    scores = heat * (1.0 - probs[:, NOT_A_DIE]) if len(probs) else np.zeros(0)
+    order = np.argsort(-scores, kind="stable")[: max(0, expected)]
+    return [int(i) for i in order if scores[i] >= floor]
+
+
 _T = TypeVar("_T")
 
 
@@ -391,7 +408,10 @@ class NetReader:
         """Multiply-adds of the detector on a 640x480 frame, and of the classifier per die (from training)."""
         return float(self.tuning.get("macs_detector_640x480", 0)), float(self.tuning.get("macs_face", 0))
 
-    def read(self, frame: np.ndarray, region: Box | None = None) -> list[DieReading]:
+    def read(self, frame: np.ndarray, region: Box | None = None, expected: int | None = None) -> list[DieReading]:
+        """The dice in a frame (or its ``region``). ``expected``: how many the game asked for; given, the
+        ``expected`` most die-like candidates are read, each as its likeliest value, instead of the dice
+        above the tuned threshold (``most_die_like``)."""
         ox = oy = 0
         full_h, full_w = frame.shape[:2]
         if region is not None:
@@ -406,15 +426,19 @@ class NetReader:
         if max(frame.shape[:2]) > WORK_SIDE:  # a huge frame: nothing is read finer than this
             shrink = WORK_SIDE / max(frame.shape[:2])
             frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-        dice = self.detect(frame)
+        counted = expected is not None and expected > 0
+        dice = self.detect(frame, COUNT_HEAT)[: expected + COUNT_SPARE] if counted else self.detect(frame)
         # the whole image's centre and half long side in this (cut, scaled) frame's pixels: the top face's way
         view = ((full_w / 2 - ox) * shrink, (full_h / 2 - oy) * shrink, max(full_w, full_h) / 2 * shrink)
         probs = self.with_layout(frame, dice, self.classify(frame, dice, view=view))
+        if counted:
+            kept = most_die_like(np.array([d[3] for d in dice]), probs, expected)
+            dice, probs = [dice[i] for i in kept], probs[kept]
         readings = []
         for (x, y, side, _score), p in zip(dice, probs, strict=True):
             x, y, side = x / shrink, y / shrink, side / shrink
             face = int(np.argmax(p[1:])) + 1
-            if p[face] < self.min_face or p[face] < p[NOT_A_DIE]:
+            if not counted and (p[face] < self.min_face or p[face] < p[NOT_A_DIE]):
                 continue
             # a boosted probability (the layout's second opinion) may pass 1: a confidence is at most 1
             half = side / 2

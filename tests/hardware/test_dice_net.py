@@ -24,6 +24,7 @@ from hardware.dice.net import (
     as_channels,
     detector_blob,
     fine_side,
+    most_die_like,
     normalise_crops,
     shared_reader,
 )
@@ -428,3 +429,26 @@ def test_the_reader_cuts_crops_of_the_side_its_tuning_names(tmp_path: Path) -> N
     frame = np.full((120, 160), 128, np.uint8)
     probs = reader.classify(frame, [(40.0, 40.0, 20.0, 1.0), (100.0, 60.0, 30.0, 1.0)])
     assert recorder.shapes == [(4, 1, 48, 48)] and probs.shape == (2, 7)
+
+
+def test_the_games_count_keeps_the_most_die_like_candidates_above_the_floor() -> None:
+    heat = np.array([0.6, 0.5, 0.4, 0.01])
+    probs = np.zeros((4, 7))
+    probs[:, 0] = [0.0, 0.9, 0.0, 0.0]  # the second is hot but clutter
+    probs[:, 3] = 1 - probs[:, 0]
+    assert most_die_like(heat, probs, 2) == [0, 2]  # clutter ranks under a cooler die
+    assert most_die_like(heat, probs, 4) == [0, 2, 1]  # the fourth scores under the floor: fewer, never invented
+    assert most_die_like(heat, probs, 0) == [] and most_die_like(np.zeros(0), np.zeros((0, 7)), 3) == []
+
+
+def test_told_the_games_count_the_network_reads_that_many_dice(shared_data: Path) -> None:
+    # three_15.jpg: two threes, and clutter at the frame's top edge the shipped network reads as a third die (a 6).
+    frame = read_image(shared_data / "dice" / "webcam-train" / "three_15.jpg")
+    reader = NetReader(WEIGHTS)
+    today = reader.read(frame)
+    assert sorted(r.face for r in today) == [3, 3, 6]
+    assert reader.read(frame, expected=None) == today and reader.read(frame, expected=0) == today  # no count: as today
+    two = reader.read(frame, expected=2)
+    assert sorted(r.face for r in two) == [3, 3]
+    assert {r.box for r in two} == {r.box for r in today if r.face == 3}  # the same two dice, where they lie
+    assert [r.face for r in reader.read(frame, expected=1)] == [3]
