@@ -887,6 +887,8 @@ def main() -> int:
         return 0
     extra = args.face_name != CLASSIFIER  # session 17: a further classifier of the ensemble in --out
     if extra:
+        if Path(args.face_name).name != args.face_name or args.face_name in (DETECTOR, TUNING):
+            ap.error(f"--face-name: {args.face_name!r} is not a new file name in --out")
         kept = json.loads((args.out / TUNING).read_text())
         ours = (args.crop, args.face_channels, args.face_colour, list(args.face_widths))
         if ours != (kept.get("crop", CROP), kept.get("face_channels", 1), kept.get("face_colour", "grey"), kept.get("face_widths", list(FACE_WIDTHS))):
