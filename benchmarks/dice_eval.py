@@ -195,11 +195,12 @@ def speed(reader: NetReader) -> None:
         f"(median of 5; target <= 300); read {sorted(r.face for r in got)} (label [5])"
     )
     det, face = reader.macs()
-    per_die = face * reader.turns
+    nets = 1 + len(reader.faces_extra)  # session 17: an ensemble reads each crop with every classifier
+    per_die = face * reader.turns * nets
     here = det + 2 * per_die  # five_3.jpg: 640x480, two dice found
     print(
         f"  Raspberry Pi 4 estimate: {det / 1e6:.0f} M multiply-adds for the detector (any frame size) + "
-        f"{per_die / 1e6:.0f} M a die ({reader.turns} turns of {face / 1e6:.1f} M). One Cortex-A72 core peaks at 12 G "
+        f"{per_die / 1e6:.0f} M a die ({reader.turns} turns{f' x {nets} classifiers' if nets > 1 else ''} of {face / 1e6:.1f} M). One Cortex-A72 core peaks at 12 G "
         f"fp32 multiply-adds/s (2 x 4-lane NEON FMA at 1.5 GHz); at a third of that (3-4 G/s, what small "
         f"convolutions reach; not measured on a Pi) a frame with 3 dice takes about {(det + 3 * per_die) / 3.5e6:.0f} ms, "
         f"plus a few ms of grey conversion and resizing. (Here: {here / 1e6:.0f} M in the median time above.)"

@@ -11,7 +11,11 @@ command gives the same weights on the same machine (one thread).
 - ``--hold-out GROUP``: trained and tuned without that group (a
   leave-one-group-out fold of ``benchmarks/dice_eval.py``);
 - ``--within``: trained on every group less a fifth of each group's split
-  units, which the benchmark then reads (the within-group figure).
+  units, which the benchmark then reads (the within-group figure);
+- ``--face-name NAME --seed N``: a further face classifier of an ensemble
+  (session 17), trained on the detector already in ``--out`` and written
+  there as NAME, listed in its tuning.json's ``faces_extra``; tune the
+  ensemble after with ``--tune-only``.
 
 ``make train-dice-folds`` writes every fold to ``benchmarks/out/dice-folds/``.
 The networks and the recipe are described in docs/dice.md.
@@ -44,6 +48,7 @@ from hardware.dice.net import (  # noqa: E402
     CROP_CONTEXT,
     DETECTOR,
     FACE_COLOURS,
+    FACES_EXTRA,
     STRIDE,
     TUNING,
     TURNS,
@@ -620,7 +625,7 @@ def train_faces(
 # ----------------------------------------------------------------------------- export and tuning
 
 
-def export(detector, faces, out: Path, channels: int = 1, face_channels: int = 1, size: int = CROP) -> None:
+def export(detector, faces, out: Path, channels: int = 1, face_channels: int = 1, size: int = CROP, name: str = CLASSIFIER) -> None:
     import torch
 
     out.mkdir(parents=True, exist_ok=True)
@@ -628,7 +633,7 @@ def export(detector, faces, out: Path, channels: int = 1, face_channels: int = 1
         torch.onnx.export(detector, torch.zeros(1, channels, 240, 320), str(out / DETECTOR), input_names=["frame"], output_names=["heat"],
                           dynamic_axes={"frame": {0: "n", 2: "h", 3: "w"}}, opset_version=13, dynamo=False)
     if faces is not None:
-        torch.onnx.export(faces, torch.zeros(1, face_channels, size, size), str(out / CLASSIFIER), input_names=["crops"], output_names=["faces"],
+        torch.onnx.export(faces, torch.zeros(1, face_channels, size, size), str(out / name), input_names=["crops"], output_names=["faces"],
                           dynamic_axes={"crops": {0: "n"}}, opset_version=13, dynamo=False)
 
 
@@ -851,6 +856,9 @@ def main() -> int:
     ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
     ap.add_argument("--detector-from", type=Path, help="take the detector from this folder; train the face classifier only")
+    ap.add_argument("--face-name", default=CLASSIFIER,
+                    help="train a further face classifier of an ensemble (session 17) on the detector in --out, written there "
+                         "under this name and added to its tuning.json's faces_extra; tune after with --tune-only")
     ap.add_argument("--tune-objective", choices=TUNE_OBJECTIVES, default="image",
                     help="what the tuning maximises on the fold's training photos: image accuracy of photos of at most 5 dice "
                          "(the recipe before), or dice read right minus false ones, crowded photos too, the lowest threshold "
@@ -877,6 +885,17 @@ def main() -> int:
                            tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
         (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
         return 0
+    extra = args.face_name != CLASSIFIER  # session 17: a further classifier of the ensemble in --out
+    if extra:
+        if Path(args.face_name).name != args.face_name or args.face_name in (DETECTOR, TUNING):
+            ap.error(f"--face-name: {args.face_name!r} is not a new file name in --out")
+        kept = json.loads((args.out / TUNING).read_text())
+        ours = (args.crop, args.face_channels, args.face_colour, list(args.face_widths))
+        if ours != (kept.get("crop", CROP), kept.get("face_channels", 1), kept.get("face_colour", "grey"), kept.get("face_widths", list(FACE_WIDTHS))):
+            ap.error(f"--face-name: the classifier's options ({ours}) are not those of {args.out}'s classifier")
+        if args.detector_from and args.detector_from.resolve() != args.out.resolve():
+            ap.error("--face-name trains on the detector in --out itself")
+        args.detector_from = args.out
     if args.detector_from:  # the kept detector's input and widths
         kept = json.loads((args.detector_from / TUNING).read_text())
         args.channels = int(kept.get("channels", 1))
@@ -920,7 +939,14 @@ def main() -> int:
     renders = np.arange(len(meta)) >= n_before  # the extra renders' crops (session 12's --face-render-share)
     faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop,
                         args.face_colour, renders, args.face_render_share, args.face_blur)
-    export(None, faces, args.out, face_channels=args.face_channels, size=args.crop)
+    export(None, faces, args.out, face_channels=args.face_channels, size=args.crop, name=args.face_name)
+    if extra:  # listed beside the first classifier; the rest of the tuning kept until --tune-only
+        kept = json.loads((args.out / TUNING).read_text())
+        kept[FACES_EXTRA] = [*(n for n in kept.get(FACES_EXTRA, []) if n != args.face_name), args.face_name]
+        kept.setdefault("faces_extra_seeds", {})[args.face_name] = args.seed
+        (args.out / TUNING).write_text(json.dumps(kept, indent=1) + "\n")
+        print(f"done in {time.time() - started:.0f} s: {args.out / args.face_name} (tune the ensemble: --tune-only)", flush=True)
+        return 0
     channels = {"channels": args.channels, "face_channels": args.face_channels, "detector_widths": list(args.detector_widths),
                 "face_widths": list(args.face_widths), "crop": args.crop, "turns": args.turns,
                 "face_renders": args.face_renders, **({"face_colour": args.face_colour} if colour else {}),

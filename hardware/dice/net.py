@@ -33,7 +33,9 @@ or their pips' direction (``face_colour``, absent: "grey"; ``FACE_COLOURS``), an
 centre is moved away from the image centre towards the die's top face (``top_shift``, absent: 0, off), and
 the pip-layout second opinion (``pip_layout.py``, session 16): its score's weights (``layout_inside``,
 ``layout_centre``) and when its value counts (``layout_sure``, ``layout_net_unsure``, ``layout_boost``;
-absent: off).
+absent: off), and further face classifiers whose class probabilities are averaged with the first's
+(``faces_extra``, session 17: file names in the weights folder, each read at the same ``turns``; absent: the
+one classifier).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ WEIGHTS = Path(__file__).resolve().parent / "weights"
 DETECTOR = "dice_detector.onnx"
 CLASSIFIER = "dice_faces.onnx"
 TUNING = "tuning.json"
+FACES_EXTRA = "faces_extra"  # session 17: tuning.json's further face classifiers (an ensemble; absent: one)
 DETECT_SIDE = 320  # the detector sees the frame (or tray region) scaled to this long side
 STRIDE = 4  # heatmap cells per detector input pixel
 CROP = 32  # the face classifier's input side
@@ -302,6 +305,14 @@ class _TuningValues:
             raise self._refuse(key, f"one of {shown}")
         return value
 
+    def file_names(self, key: str, taken: tuple[str, ...]) -> tuple[str, ...]:
+        """A list of distinct plain file names (absent: none), none of them in ``taken``."""
+        value = self.tuning.get(key, [])
+        if (not isinstance(value, list) or not all(isinstance(v, str) and v and Path(v).name == v for v in value)
+                or len(set(value)) < len(value) or set(value) & set(taken)):
+            raise self._refuse(key, "a list of distinct file names in the weights folder, other than " + " and ".join(taken))
+        return tuple(value)
+
 
 @dataclass
 class NetReader:
@@ -312,13 +323,17 @@ class NetReader:
     def __post_init__(self) -> None:
         self.weights = Path(self.weights)
         try:
-            self._detector = cv2.dnn.readNetFromONNX(str(self.weights / DETECTOR))
-            self._faces = cv2.dnn.readNetFromONNX(str(self.weights / CLASSIFIER))
             tuning = json.loads((self.weights / TUNING).read_text())
+            value = _TuningValues(self.weights / TUNING, tuning)
+            # Session 17: further face classifiers (an ensemble), their probabilities averaged with the first's.
+            self.faces_extra = value.file_names(FACES_EXTRA, (DETECTOR, CLASSIFIER))
+            self._detector, self._faces, *self._faces_extra = (
+                cv2.dnn.readNetFromONNX(str(self.weights / name)) for name in (DETECTOR, CLASSIFIER, *self.faces_extra))
+        except SensorError:  # a bad tuning value, named by _TuningValues
+            raise
         except (cv2.error, OSError, ValueError) as e:
             raise SensorError(f"cannot load the dice reader's weights from {self.weights}: {e}") from None
         self.tuning = tuning
-        value = _TuningValues(self.weights / TUNING, tuning)
         self.threshold = value.number("threshold", 0.35)
         self.min_face = value.number("min_face", 0.5)
         self.same_die = value.number("same_die", SAME_DIE)
@@ -387,9 +402,12 @@ class NetReader:
         views = [np.rot90(crops, k, axes=(2, 3)) for k in range(turns)]
         if self.mirror if mirror is None else mirror:
             views += [v[..., ::-1] for v in views]
-        self._faces.setInput(np.ascontiguousarray(np.concatenate(views)))
-        probs = self._faces.forward()
-        return probs.reshape(len(views), len(dice), -1).mean(axis=0)
+        blob = np.ascontiguousarray(np.concatenate(views))
+        probs = []
+        for net in (self._faces, *self._faces_extra):  # session 17: every classifier's views weigh alike
+            net.setInput(blob)
+            probs.append(net.forward())
+        return np.concatenate(probs).reshape(len(probs) * len(views), len(dice), -1).mean(axis=0)
 
     def with_layout(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]], probs: np.ndarray) -> np.ndarray:
         """The classifier's probabilities with the pip layout's second opinion fused in, for the dice the

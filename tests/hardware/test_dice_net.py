@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from companion.errors import SensorError
 from hardware.dice import labelled
 from hardware.dice.net import (
     CLASSIFIER,
@@ -22,6 +23,7 @@ from hardware.dice.net import (
     WEIGHTS,
     NetReader,
     as_channels,
+    crop_die,
     detector_blob,
     fine_side,
     most_die_like,
@@ -319,6 +321,9 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
         ("top_shift", 1.5, "expected a number from 0.0 to 1.0, got 1.5"),
         ("top_shift", "far", "expected a number from 0.0 to 1.0, got 'far'"),
         ("top_shift", True, "expected a number from 0.0 to 1.0, got True"),
+        *((("faces_extra", bad, f"expected a list of distinct file names in the weights folder, other than "
+            f"dice_detector.onnx and dice_faces.onnx, got {bad!r}"))
+          for bad in ("dice_faces_s17.onnx", ["../dice_faces_s17.onnx"], ["a.onnx", "a.onnx"], ["dice_faces.onnx"], [""], [17])),
     ],
 )
 def test_a_bad_tuning_value_is_refused_with_its_key(tmp_path: Path, key: str, value: object, expected: str) -> None:
@@ -452,3 +457,68 @@ def test_told_the_games_count_the_network_reads_that_many_dice(shared_data: Path
     assert sorted(r.face for r in two) == [3, 3]
     assert {r.box for r in two} == {r.box for r in today if r.face == 3}  # the same two dice, where they lie
     assert [r.face for r in reader.read(frame, expected=1)] == [3]
+
+
+def _ensemble_items(shared_data: Path) -> list[labelled.Labelled]:
+    items = _sample(labelled.roboflow(shared_data / "dice" / "roboflow-mixed", ["hex-trays"]), 2, most=20)
+    return items + _sample(labelled.webcam(shared_data / "dice" / "webcam-train"), 2)
+
+
+def test_without_faces_extra_the_reader_reads_exactly_as_before(shared_data: Path, tmp_path: Path) -> None:
+    """No ``faces_extra`` (the shipped tuning) or an empty list: each die's probabilities are, to the bit, its crop's four
+    quarter turns through the one classifier, averaged (the reader before session 17), and both read alike."""
+    import cv2
+
+    reader, empty = shared_reader(), _with_tuning(tmp_path, faces_extra=[])
+    assert reader.faces_extra == () == empty.faces_extra and "faces_extra" not in reader.tuning
+    net = cv2.dnn.readNetFromONNX(str(WEIGHTS / CLASSIFIER))
+    for item in _ensemble_items(shared_data):
+        frame = read_image(item.path)
+        dice = reader.detect(frame)
+        assert dice
+        crops = normalise_crops(np.stack([crop_die(as_channels(frame, 1), x, y, s) for x, y, s, _ in dice]))
+        net.setInput(np.ascontiguousarray(np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(4)])))
+        before = net.forward().reshape(4, len(dice), -1).mean(axis=0)
+        assert np.array_equal(reader.classify(frame, dice), before)
+        assert np.array_equal(empty.classify(frame, dice), before)
+        assert empty.read(frame) == reader.read(frame)
+
+
+class _Sure:
+    """Stands in for a further classifier: records the blob it is given, answers ``probs`` for every view."""
+
+    def __init__(self, probs: np.ndarray) -> None:
+        self.probs, self.shapes = probs.astype(np.float32), []
+
+    def setInput(self, blob: np.ndarray) -> None:  # OpenCV's name
+        self.shapes.append(blob.shape)
+
+    def forward(self) -> np.ndarray:
+        return np.tile(self.probs, (self.shapes[-1][0], 1))
+
+
+def test_an_ensemble_averages_its_classifiers_probabilities(shared_data: Path, tmp_path: Path) -> None:
+    """``faces_extra`` (session 17): each further classifier reads the same crops at the same turns, and every
+    classifier weighs alike. The shipped classifier beside a copy of itself reads as it does alone; beside a
+    classifier sure of a six, each die's probabilities are halfway between the shipped ones and that one's."""
+    import shutil
+
+    shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
+    shutil.copy(WEIGHTS / CLASSIFIER, tmp_path / "dice_faces_copy.onnx")
+    ensemble = _with_tuning(tmp_path, faces_extra=["dice_faces_copy.onnx"])
+    assert ensemble.faces_extra == ("dice_faces_copy.onnx",) and len(ensemble._faces_extra) == 1
+    six = np.eye(7)[6]
+    for item in _ensemble_items(shared_data):
+        frame = read_image(item.path)
+        dice = ensemble.detect(frame)
+        alone = shared_reader().classify(frame, dice)
+        assert np.allclose(ensemble.classify(frame, dice), alone, atol=1e-6)
+        assert [(r.face, r.box) for r in ensemble.read(frame)] == [(r.face, r.box) for r in shared_reader().read(frame)]
+        copy = ensemble._faces_extra[0]
+        ensemble._faces_extra[0] = sure = _Sure(six)
+        assert np.allclose(ensemble.classify(frame, dice), (alone + six) / 2, atol=1e-6)
+        assert sure.shapes == [(4 * len(dice), 1, 32, 32)]
+        ensemble._faces_extra[0] = copy
+    (tmp_path / "dice_faces_copy.onnx").unlink()
+    with pytest.raises(SensorError, match="cannot load the dice reader's weights"):
+        NetReader(tmp_path)
