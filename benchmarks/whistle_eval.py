@@ -506,6 +506,24 @@ def relook_default(n: int) -> None:
     print(f"combined detector: CombinedParams.relook = {n}")
 
 
+def reask_default(n: int, frames: int | None = None) -> None:
+    """Every cascade built with default params (the combined detector's, the cascade's tables', the attribution's, the
+    calibration's) takes ``reask=n`` (and ``reask_frames``): the same code with one parameter set (session 17's
+    candidate)."""
+    import hardware.whistle.cascade as hk
+    import hardware.whistle.combined as hc
+
+    every = hk.CascadeParams().reask_frames if frames is None else frames
+
+    @dataclasses.dataclass(frozen=True)
+    class Reask(hk.CascadeParams):
+        reask: int = n
+        reask_frames: int = every
+
+    hk.CascadeParams = hc.CascadeParams = Reask
+    print(f"cascade: CascadeParams.reask = {n}, reask_frames = {every}")
+
+
 def main() -> int:
     import whistle_train as wt
 
@@ -532,9 +550,15 @@ def main() -> int:
     ap.add_argument("--relook", type=int, default=None,
                     help="the combined detector's CombinedParams.relook wherever it is built with its defaults (session 16; "
                          "default the shipped value)")
+    ap.add_argument("--reask", default=None, metavar="K[:N]",
+                    help="the cascade's CascadeParams.reask (and reask_frames) wherever it is built with its defaults "
+                         "(session 17; default the shipped value)")
     args = ap.parse_args()
     if args.relook is not None:
         relook_default(args.relook)
+    if args.reask is not None:
+        k, _, n = args.reask.partition(":")
+        reask_default(int(k), int(n) if n else None)
     hours = 0.1 if args.quick else args.hours
     data = whistle_dir()
     print(f"machine: {len(os.sched_getaffinity(0))} cores available; CPU-time figures; seed {args.seed}")

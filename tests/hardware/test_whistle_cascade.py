@@ -86,13 +86,19 @@ def test_a_turned_down_sound_does_not_hide_a_blow_at_another_pitch():
     x = ta.in_room(ta.tone(1700, 2.0, amp=0.1), at=0.5)
     ta.place(x, ta.tone(3100, 0.4, amp=0.1), 1.5)
     det = CascadeDetector()
+    ask, centres = det.ask, []
 
-    def only_high(_features: np.ndarray) -> float:
-        return 1.0 if det._pool[-1][1] * 31.25 > 2500 else 0.0  # the candidate's centre, in Hz
+    def only_high(j: int, centre: int) -> float:
+        # The verifier says yes only at the pitch the cascade asks about over 2.5 kHz (session 17: a refused sound is
+        # asked again at its own pitch, with nothing of it pooled, so the pool does not say which sound is asked).
+        det.verifier = (lambda _f: 1.0) if centre * 31.25 > 2500 else (lambda _f: 0.0)
+        centres.append(centre * 31.25)
+        return ask(j, centre)
 
-    det.verifier = only_high
+    det.ask = only_high
     found = detect(x, det)
     assert len(found) == 1 and abs(found[0].peak_hz - 3100) < 60 and 1.5 <= found[0].onset <= 1.6
+    assert sum(abs(hz - 1700) < 100 for hz in centres) > CascadeParams().max_attempts  # the low sound, asked again
 
 
 def test_the_band_is_checked():
@@ -270,3 +276,48 @@ def test_the_pool_keeps_each_frames_spectrum_and_floor_as_they_were():
                 then[frame] = (spec.copy(), kept.copy())
             assert np.array_equal(spec, then[frame][0]) and np.array_equal(kept, then[frame][1])
     assert len(found) == 2 and len(then) > 6
+
+
+# -- session 17: a sound the verifier turned down is asked again (CascadeParams.reask) ------------
+
+
+class ChangesMind:
+    """A verifier that says no to its first ``no`` questions and yes after them, counting the questions."""
+
+    def __init__(self, no: int) -> None:
+        self.no, self.calls = no, 0
+
+    def __call__(self, _features: np.ndarray) -> float:
+        self.calls += 1
+        return 0.0 if self.calls <= self.no else 1.0
+
+
+def test_a_sound_turned_down_is_left_alone_while_it_lasts_unless_reask_is_on():
+    blow = ta.in_room(ta.tone(2500, 1.5, amp=0.1))  # 1.0-2.5 s: about 94 frames
+    assert (CascadeParams().reask, CascadeParams().reask_frames) == (4, 4)  # on since seed 22 (docs/whistle.md, session 17)
+    tries, never = CascadeParams().max_attempts, CascadeParams(reask=0)
+    off = ChangesMind(10**9)
+    assert detect(blow, CascadeDetector(never, verifier=off)) == [] and off.calls == tries  # then never asked again
+    on = ChangesMind(10**9)
+    assert detect(blow, CascadeDetector(CascadeParams(reask=3), verifier=on)) == [] and on.calls == tries + 3
+    # The verifier says yes once the sound has gone on: off, the lock hides the sound for its whole length; on, the
+    # yes lifts the lock (the sound's first re-ask: still no), its candidates are asked afresh and it is heard.
+    assert detect(blow, CascadeDetector(never, verifier=ChangesMind(tries + 1))) == []
+    late = ChangesMind(tries + 1)
+    found = detect(blow, CascadeDetector(CascadeParams(reask=2), verifier=late))
+    assert len(found) == 1 and abs(found[0].peak_hz - 2500) < 40, found
+    assert 1.1 <= found[0].detected_at <= 2.5 and late.calls == tries + 2 + CascadeParams().accepts
+
+
+def test_re_asks_come_every_reask_frames_at_the_locked_sounds_pitch():
+    blow = ta.in_room(ta.tone(2500, 1.5, amp=0.1))
+    for every in (2, 6):
+        det = CascadeDetector(CascadeParams(reask=4, reask_frames=every), verifier=lambda x: 0.0)
+        asked: list[tuple[int, int]] = []
+        det.ask = lambda j, centre, ask=det.ask, asked=asked: (asked.append((j, centre)), ask(j, centre))[1]
+        assert detect(blow, det) == []
+        again = asked[CascadeParams().max_attempts :]
+        assert len(again) == 4 and {c for _, c in again} == {asked[CascadeParams().max_attempts - 1][1]}
+        assert abs(again[0][1] * 31.25 - 2500) < 40
+        frames = [asked[CascadeParams().max_attempts - 1][0]] + [j for j, _ in again]
+        assert np.diff(frames).tolist() == [every] * 4, (every, frames)

@@ -1,0 +1,185 @@
+"""Session 17: the verifier's lockout, and ``CascadeParams.reask`` (docs/whistle.md, "Session 17").
+
+The cascade leaves a sound alone once its verifier has turned it down ``max_attempts`` times.  This replays one
+seed's rows (``whistle_eval.build_sources``) through the combined detector with that seed's fold verifiers
+(``WHISTLE_FOLDS`` of a ``whistle_eval.py --detector combined`` run) and
+
+- ``--diag``: for every blow the detector without re-asks (``reask=0``, the default until session 17) misses,
+  says whether the lockout was on during it (a frame at the locked sound's pitch came while it lasted) and whether
+  the verifier, asked at those locked frames, would have said yes (the probe asks and records but answers no, so the
+  detections are reask 0's: checked against a plain run);
+  the same lockouts counted on the negatives (music, clatter, ESC-10);
+- ``--variants K:N,...``: reask 0 against ``reask=K, reask_frames=N``: per row, blows heard, false alarms, and per
+  blow heard by both whether it was reported at another moment (each blow's first hit's report time).
+
+Development only (seen seeds).  ``PYTHONPATH=. python benchmarks/whistle_reask.py --seed 21 --folds /tmp/s21/f21.pkl.session9
+--diag --variants 1:4,2:4``
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import pickle
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import whistle_eval as we
+
+from hardware.whistle.cascade import CascadeParams
+from hardware.whistle.combined import CombinedDetector
+from hardware.whistle.detector import HOP, N_FFT, RATE, detect
+from hardware.whistle.evaluation import EARLY_S, LATE_S
+
+BLOW = ["mix: robot blows in esc 1-3 + robot other", "mix: r2k blows in esc 4-5 + r2k other", "pea-trill", "toy", "hum",
+        we.LOUD_HUM, we.SHORT_QUIET, we.QUIET_PEA, we.QUIET_REAL]
+NEG = ["music", "clatter", "babble", "laughter", "hall noise, no blow"]
+PROBE = CascadeParams(reask=10**9, reask_frames=1)  # every locked frame asked again, the answer recorded, not used
+
+
+def frame_time(j: int) -> float:
+    return (j * HOP + N_FFT / 2) / RATE
+
+
+def probed(verifier: object) -> tuple[CombinedDetector, list[tuple[int, int, float]]]:
+    """The combined detector whose cascade, at every locked frame, asks again and records the probability but
+    answers no (so it never lifts the lock: reask 0's detections)."""
+    det = CombinedDetector.of(verifier=verifier, cascade=PROBE)
+    c, log = det.cascade, []
+    ask = c.ask
+
+    def asking(j: int, centre: int) -> float:
+        prob = ask(j, centre)
+        if c._reject_asked == j and c._reasks > 0:  # the lockout's ask (cascade.py sets _reject_asked just before)
+            log.append((j, centre, prob))
+            return 0.0
+        return prob
+
+    c.ask = asking
+    return det, log
+
+
+def scenes_of(src: dict, name: str, data: Path) -> list[tuple[np.ndarray, list[tuple[float, float]], str]]:
+    if name == we.ESC:
+        return [(x, [], f"esc{we.esc_fold(r)}")
+                for r, x in we.load_real(data / "esc10-negatives", data / "esc10-negatives" / "manifest.csv", lambda r: True)]
+    return [(s.samples, list(s.blows), name) for s in src[name].scenes]
+
+
+def run(rows: dict, folds: dict, make) -> dict:
+    """Per row: per blow its first hit's report time (ms after the onset, None: missed), and false alarms."""
+    out = {}
+    for name, scenes in rows.items():
+        times, fa, dets = [], 0, {}
+        for x, blows, key in scenes:
+            det = dets.get(key) or dets.setdefault(key, make(folds[key]))
+            det.reset()
+            got = detect(x, det, we.BLOCK)
+            used = set()
+            for a, z in blows:
+                hit = [i for i, d in enumerate(got) if a - EARLY_S <= d.detected_at <= z + LATE_S]
+                used.update(hit)
+                times.append((min(got[i].detected_at for i in hit) - a) * 1000 if hit else None)
+            fa += len(got) - len(used)
+        out[name] = (times, fa)
+    return out
+
+
+def diag(rows: dict, folds: dict, ref: dict) -> None:
+    print("\n== diagnosis: blows reask 0 misses, and the lockout during them (probe = the verifier asked at every "
+          "locked frame)")
+    print(f"{'row':<42} {'blows':>5} {'missed':>6} {'locked':>6} {'yes':>4} {'yes2':>4} {'same':>4}   locked heard")
+    total = [0, 0, 0, 0]
+    for name, scenes in rows.items():
+        missed = locked = yes = yes2 = heard_locked = neg_locked = neg_yes = 0
+        times, b = [], 0
+        for x, blows, key in scenes:
+            det, log = probed(folds[key])
+            got = detect(x, det, we.BLOCK)
+            for a, z in blows:
+                hit = [d.detected_at for d in got if a - EARLY_S <= d.detected_at <= z + LATE_S]
+                times.append((min(hit) - a) * 1000 if hit else None)
+                during = [(j, p) for j, _, p in log if a <= frame_time(j) <= z]
+                thr = det.cascade._threshold
+                if hit:
+                    heard_locked += bool(during)
+                else:
+                    missed += 1
+                    locked += bool(during)
+                    yes += any(p >= thr for _, p in during)
+                    yes2 += any(p >= thr and q >= thr for (_, p), (_, q) in itertools.pairwise(during))
+                b += 1
+            if not blows:
+                neg_locked += bool(log)
+                neg_yes += any(p >= det.cascade._threshold for _, _, p in log)
+        same = times == ref[name][0]
+        if any(s[1] for s in scenes):
+            total = [t + v for t, v in zip(total, (missed, locked, yes, yes2), strict=True)]
+            print(f"{name[:42]:<42} {b:>5} {missed:>6} {locked:>6} {yes:>4} {yes2:>4} {same!s:>5}   {heard_locked}", flush=True)
+        else:
+            print(f"{name[:42]:<42} clips/scenes {len(scenes)}: with a lockout {neg_locked}, a yes at a locked frame "
+                  f"{neg_yes} (same as reask 0: {same})", flush=True)
+    print(f"{'blow rows in sum':<42} {'':>5} {total[0]:>6} {total[1]:>6} {total[2]:>4} {total[3]:>4}")
+
+
+def compare(rows: dict, ref: dict, cand: dict, label: str) -> None:
+    print(f"\n== {label} against reask 0")
+    print(f"{'row':<42} {'ref':>4} {'cand':>4} {'both':>4} {'later':>5} {'sooner':>6} {'FA ref':>6} {'FA cand':>7}"
+          f" {'p50/p95 ref':>12} {'p50/p95 cand':>12} new blows (ms)")
+    gain = 0
+    for name in rows:
+        r, c = ref[name][0], cand[name][0]
+        both = [(x, y) for x, y in zip(r, c, strict=True) if x is not None and y is not None]
+        later = sum(y > x + 1e-6 for x, y in both)
+        sooner = sum(y < x - 1e-6 for x, y in both)
+        rr, cc = [x for x in r if x is not None], [y for y in c if y is not None]
+        new = sorted(round(y) for x, y in zip(r, c, strict=True) if x is None and y is not None)
+
+        def q(v):
+            return "-" if not v else f"{np.percentile(v, 50):.0f}/{np.percentile(v, 95):.0f}"
+
+        if name in BLOW:
+            gain += len(cc) - len(rr)
+        print(f"{name[:42]:<42} {len(rr):>4} {len(cc):>4} {len(both):>4} {later:>5} {sooner:>6} {ref[name][1]:>6} "
+              f"{cand[name][1]:>7} {q(rr):>12} {q(cc):>12} {new}", flush=True)
+    print(f"blow rows gained: {gain:+d}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--folds", required=True, help="the seed's fold verifiers (a WHISTLE_FOLDS .pkl)")
+    ap.add_argument("--diag", action="store_true")
+    ap.add_argument("--variants", default="", help="reask:reask_frames,...")
+    ap.add_argument("--no-negatives", action="store_true")
+    args = ap.parse_args()
+    t0 = time.time()
+    with open(args.folds, "rb") as f:
+        folds = pickle.load(f)
+    data = we.whistle_dir()
+    src = we.build_sources(data, args.seed, quick=False, family_hours=1.0)
+    names = BLOW + ([] if args.no_negatives else [*NEG, we.ESC])
+    rows = {n: scenes_of(src, n, data) for n in names}
+    print(f"seed {args.seed}, folds {args.folds}; built in {time.time() - t0:.0f} s", flush=True)
+    ref = run(rows, folds, lambda v: CombinedDetector.of(verifier=v, cascade=CascadeParams(reask=0)))
+    print(f"reask 0 run {time.time() - t0:.0f} s", flush=True)
+    if args.diag:
+        diag(rows, folds, ref)
+    for spec in filter(None, args.variants.split(",")):
+        k, n = (int(v) for v in spec.split(":"))
+        cp = replace(CascadeParams(), reask=k, reask_frames=n)
+        cand = run(rows, folds, lambda v, cp=cp: CombinedDetector.of(verifier=v, cascade=cp))
+        compare(rows, ref, cand, f"reask {k}, every {n} frames")  # against reask 0
+    print(f"done {time.time() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
