@@ -584,6 +584,9 @@ def variants(profile: Profile) -> dict[str, Callable[[], CombinedDetector]]:
     out["C: the gate passes a cascade yes at the own pitch"] = own_gate
     out["A + C"] = lambda: own_gate(sub)
     out["session 14's known matcher on"] = lambda: dataclasses.replace(profile, known=True).detector("combined")
+    # which of the profile's changes does what: without its quiet-room floor, without its whistles (so no own_hz)
+    out["profile without its quiet-room floor"] = lambda: dataclasses.replace(profile, noise_db=None).detector("combined")
+    out["profile without its whistles (no own_hz)"] = lambda: dataclasses.replace(profile, signatures=()).detector("combined")
     return out
 
 
