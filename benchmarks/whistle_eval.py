@@ -33,7 +33,7 @@ import os
 import pickle
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -111,10 +111,10 @@ def build_sources(data: Path, seed: int, quick: bool, family_hours: float = 1.0)
             "mix: r2k blows in esc 4-5 + r2k other", "scenes",
             scenes=ws.real_in_noise(r2k_blows, esc_b + r2k_noise, n_mix, seed + 12)),
     }
-    hall = ws.HallNoise.with_speech(ta.SPEECH_LINES[:3], seed=seed + 5)
+    hall, families = synthetic_rows(seed, n_syn)
     rng = np.random.default_rng(seed + 6)
-    for fam in ("pea-trill", "toy", "hum"):
-        sources[fam] = Source(fam, "scenes", scenes=ws.synthetic(fam, n_syn, seed + 200 + len(fam), hall))
+    for fam, scenes in families.items():
+        sources[fam] = Source(fam, "scenes", scenes=scenes)
     sources[LOUD_HUM] = Source(LOUD_HUM, "scenes", scenes=[loud_hum_scene(hall, rng) for _ in range(n_syn)])
     sources[SHORT_QUIET] = Source(SHORT_QUIET, "scenes", scenes=[
         ws.scene("quiet", hall.piece(3.0), ws.pea_trill(rng, None, 0.2), 0.0, rng) for _ in range(n_syn)])
@@ -136,6 +136,13 @@ def build_sources(data: Path, seed: int, quick: bool, family_hours: float = 1.0)
         ws.scene("quiet-real", hall.piece(3.0), ws.cut(real_blows[int(quiet.integers(len(real_blows)))], quiet),
                  float(quiet.uniform(20, 40)), quiet) for _ in range(n_syn)])
     return sources
+
+
+def synthetic_rows(seed: int, n_syn: int) -> tuple[ws.HallNoise, dict[str, list[ws.Scene]]]:
+    """The hall and the pea-trill, toy and hum rows' scenes, in the order the table draws them (the hall's pieces
+    follow on from these for the rows after them)."""
+    hall = ws.HallNoise.with_speech(ta.SPEECH_LINES[:3], seed=seed + 5)
+    return hall, {fam: ws.synthetic(fam, n_syn, seed + 200 + len(fam), hall) for fam in ("pea-trill", "toy", "hum")}
 
 
 LOUD_HUM = "steady 0.8 kHz hum 20 dB over the hall"
@@ -464,28 +471,37 @@ def attribution(data: Path, rng: np.random.Generator, kind: str = "session4") ->
           f"wrong {wrong} (with confidence >= 0.8: {wrong_sure}; target 0)")
 
 
-def calibrated_recall(seed: int, kind: str = "session4") -> None:
-    """The wizard's profile from 3 blows of a whistle against the generic detector, on 40 fresh blows of it."""
-    from calibration.whistle import CalibrationError, Profile, _Progress, calibrate
+def calibration_rows(seed: int) -> Iterator[tuple[str, object, list[ws.Scene]]]:
+    """Per calibration whistle: its name, the wizard's profile from 3 blows (or the ``CalibrationError`` that
+    stopped it) and its 40 fresh blows in hall noise at -5..+15 dB, drawn in the order the rows are printed."""
+    from calibration.whistle import CalibrationError, _Progress, calibrate
     from hardware.testing.sensors import blocks_of
 
-    print(f"\n== calibration ({kind}): profile from 3 blows vs the generic detector, 40 fresh blows each in hall noise at -5..+15 dB")
-    generic_make = lambda: Profile().detector(kind)  # noqa: E731
     hall = ws.HallNoise(seed=seed + 21)
     for name, make in CALIBRATION_WHISTLES.items():
         rng = np.random.default_rng(seed + len(name))
         quiet = hall.piece(2.0) * 0.003
         calib = calibration_sound(lambda m=make, r=rng: m(r))
+        profile: object
         try:
             profile, _ = calibrate(["P"], 3, lambda q=quiet: blocks_of(q), lambda _n, c=calib: blocks_of(c),
                                    lambda _n: None, _Progress(io.StringIO()), hear_distant=True)
         except CalibrationError as e:
-            generic, _, _ = score_scenes(
-                [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)],
-                generic_make)
-            print(f"   {name:<16} calibration failed ({e}); recall generic {generic.hits}/40")
+            profile = e
+        yield name, profile, [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)]
+
+
+def calibrated_recall(seed: int, kind: str = "session4") -> None:
+    """The wizard's profile from 3 blows of a whistle against the generic detector, on 40 fresh blows of it."""
+    from calibration.whistle import Profile
+
+    print(f"\n== calibration ({kind}): profile from 3 blows vs the generic detector, 40 fresh blows each in hall noise at -5..+15 dB")
+    generic_make = lambda: Profile().detector(kind)  # noqa: E731
+    for name, profile, scenes in calibration_rows(seed):
+        if not isinstance(profile, Profile):
+            generic, _, _ = score_scenes(scenes, generic_make)
+            print(f"   {name:<16} calibration failed ({profile}); recall generic {generic.hits}/40")
             continue
-        scenes = [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)]
         generic, _, _ = score_scenes(scenes, generic_make)
         tuned, _, _ = score_scenes(scenes, lambda pr=profile: pr.detector(kind))
         lo, hi = profile.band_hz
