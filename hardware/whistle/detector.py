@@ -67,6 +67,7 @@ _COMB_LINES = np.concatenate([(s * _COMB_D[:, None] + np.arange(-1, 2)[None, :])
 _COMB_VALLEYS = np.concatenate([s * ((_COMB_D + 1) // 2) for s in (-1, 1)])
 _PEAK = np.arange(-PEAK_HALF_WIDTH, PEAK_HALF_WIDTH + 1)
 _NEAR = np.arange(-1, 2)
+_SUB_COLS = len(_PEAK) + 3 * np.arange(len(_DIVISORS))  # where each sub's 3 bins start in features()' gather
 # A weak frame this close after the last one of a reported sound still belongs to it
 # (128 ms: shorter than the 0.3 s refractory, so a lone frame at its end cannot renew it).
 QUIET_FOLLOW_FRAMES = 8
@@ -500,13 +501,12 @@ class WhistleDetector(StreamDetector):
         subs = g[:, len(_PEAK) :].reshape(n, len(_DIVISORS), 3)
         sub = subs.max(axis=2)
         is_line = (sub >= (kpow * self._sub_ratio)[:, None]) & (sub >= (SUB_LINE_OVER_MEDIAN * median)[:, None])
-        if self._sub_floor_ratio:
+        if self._sub_floor_ratio and is_line.any():  # (no line: nothing to choose; session 17's cost, mostly saved)
             # Session 17 (sub_over_floor_db): the lines whose loudest bin also stands over that bin's own floor
             # (a new sound, as a toy's true fundamental is; the hall's steady crowd is not) are believed first;
             # only where none does are all the lines read as before.
-            sub_floor = self._noise[at[:, len(_PEAK) :]].reshape(n, len(_DIVISORS), 3)
-            at_loudest = np.take_along_axis(sub_floor, subs.argmax(axis=2)[:, :, None], axis=2)[:, :, 0]
-            new = is_line & (sub >= at_loudest * self._sub_floor_ratio)
+            loudest = at[self._rows(n), subs.argmax(axis=2) + _SUB_COLS]  # each sub's loudest bin
+            new = is_line & (sub >= self._noise[loudest] * self._sub_floor_ratio)
             is_line = np.where(new.any(axis=1)[:, None], new, is_line)
         # The lowest such line is the fundamental (the largest divisor that fits).
         last = len(_DIVISORS) - 1 - np.argmax(is_line[:, ::-1], axis=1)
