@@ -540,6 +540,21 @@ def reask_default(n: int, frames: int | None = None) -> None:
     print(f"cascade: CascadeParams.reask = {n}, reask_frames = {every}")
 
 
+def sub_over_floor_default(db: float) -> None:
+    """Every session 4 detector built with default params (the combined detector's half, the tables', the
+    attribution's, the calibration's profiles) takes ``sub_over_floor_db=db``: the same code with one parameter set
+    (session 17's sub-harmonic candidate)."""
+    import hardware.whistle.detector as hd
+
+    @dataclasses.dataclass(frozen=True)
+    class SubOverFloor(hd.DetectorParams):
+        sub_over_floor_db: float = db
+
+    hd.DetectorParams = SubOverFloor
+    globals()["DetectorParams"] = SubOverFloor
+    print(f"session 4's detector: DetectorParams.sub_over_floor_db = {db:g}")
+
+
 def main() -> int:
     import whistle_train as wt
 
@@ -569,7 +584,12 @@ def main() -> int:
     ap.add_argument("--reask", default=None, metavar="K[:N]",
                     help="the cascade's CascadeParams.reask (and reask_frames) wherever it is built with its defaults "
                          "(session 17; default the shipped value)")
+    ap.add_argument("--sub-over-floor", type=float, default=None, metavar="DB",
+                    help="session 4's DetectorParams.sub_over_floor_db wherever it is built with its defaults "
+                         "(session 17; default the shipped value)")
     args = ap.parse_args()
+    if args.sub_over_floor is not None:
+        sub_over_floor_default(args.sub_over_floor)
     if args.relook is not None:
         relook_default(args.relook)
     if args.reask is not None:
