@@ -505,7 +505,7 @@ class WhistleDetector(StreamDetector):
             # Session 17 (sub_over_floor_db): the lines whose loudest bin also stands over that bin's own floor
             # (a new sound, as a toy's true fundamental is; the hall's steady crowd is not) are believed first;
             # only where none does are all the lines read as before.
-            loudest = at[self._rows(n), subs.argmax(axis=2) + _SUB_COLS]  # each sub's loudest bin
+            loudest = at[rows, subs.argmax(axis=2) + _SUB_COLS]  # each sub's loudest bin
             new = is_line & (sub >= self._noise[loudest] * self._sub_floor_ratio)
             is_line = np.where(new.any(axis=1)[:, None], new, is_line)
         # The lowest such line is the fundamental (the largest divisor that fits).
