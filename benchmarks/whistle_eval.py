@@ -35,6 +35,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
@@ -509,49 +510,40 @@ def calibrated_recall(seed: int, kind: str = "session4") -> None:
               f"(target: calibrated >= generic); false alarms {generic.false_alarms} / {tuned.false_alarms}")
 
 
+def param_default(modules: Sequence[ModuleType], name: str, **fields: object) -> None:
+    """Every ``name`` (a frozen params dataclass) built with its defaults takes ``fields`` instead: the same code with
+    parameters set (a candidate judged by this benchmark).  ``modules`` are every module that binds the class by name
+    and builds it with its defaults (the tables', the attribution's and the calibration's detectors included)."""
+    base = getattr(modules[0], name)
+    swapped = dataclasses.make_dataclass(name, [(f, type(v), v) for f, v in fields.items()], bases=(base,), frozen=True)
+    for module in modules:
+        setattr(module, name, swapped)
+
+
 def relook_default(n: int) -> None:
-    """Every combined detector built with default params (the tables', the attribution's, the calibration's) takes
-    ``relook=n``: the same code with one parameter set (session 16's candidate)."""
+    """The combined detector's ``CombinedParams.relook = n`` (session 16's candidate)."""
     import hardware.whistle.combined as hc
 
-    @dataclasses.dataclass(frozen=True)
-    class Relook(hc.CombinedParams):
-        relook: int = n
-
-    hc.CombinedParams = Relook
+    param_default([hc], "CombinedParams", relook=n)
     print(f"combined detector: CombinedParams.relook = {n}")
 
 
 def reask_default(n: int, frames: int | None = None) -> None:
-    """Every cascade built with default params (the combined detector's, the cascade's tables', the attribution's, the
-    calibration's) takes ``reask=n`` (and ``reask_frames``): the same code with one parameter set (session 17's
-    candidate)."""
+    """The cascade's ``CascadeParams.reask = n`` (and ``reask_frames``; session 17's candidate)."""
     import hardware.whistle.cascade as hk
     import hardware.whistle.combined as hc
 
     every = hk.CascadeParams().reask_frames if frames is None else frames
-
-    @dataclasses.dataclass(frozen=True)
-    class Reask(hk.CascadeParams):
-        reask: int = n
-        reask_frames: int = every
-
-    hk.CascadeParams = hc.CascadeParams = Reask
+    param_default([hk, hc], "CascadeParams", reask=n, reask_frames=every)
     print(f"cascade: CascadeParams.reask = {n}, reask_frames = {every}")
 
 
 def sub_over_floor_default(db: float) -> None:
-    """Every session 4 detector built with default params (the combined detector's half, the tables', the
-    attribution's, the calibration's profiles) takes ``sub_over_floor_db=db``: the same code with one parameter set
-    (session 17's sub-harmonic candidate)."""
+    """Session 4's ``DetectorParams.sub_over_floor_db = db`` (session 17's sub-harmonic candidate); this module's
+    tables build it by name too."""
     import hardware.whistle.detector as hd
 
-    @dataclasses.dataclass(frozen=True)
-    class SubOverFloor(hd.DetectorParams):
-        sub_over_floor_db: float = db
-
-    hd.DetectorParams = SubOverFloor
-    globals()["DetectorParams"] = SubOverFloor
+    param_default([hd, sys.modules[__name__]], "DetectorParams", sub_over_floor_db=float(db))
     print(f"session 4's detector: DetectorParams.sub_over_floor_db = {db:g}")
 
 
