@@ -29,7 +29,7 @@ import whistle_train as wt
 
 from hardware.whistle.combined import CombinedDetector
 from hardware.whistle.detector import WhistleDetector, detect
-from hardware.whistle.evaluation import EARLY_S, LATE_S
+from hardware.whistle.evaluation import in_window
 
 ROWS = ("mix: robot blows in esc 1-3 + robot other", "mix: r2k blows in esc 4-5 + r2k other", "pea-trill",
         we.SHORT_QUIET, "hum", we.LOUD_HUM, "toy")
@@ -57,7 +57,7 @@ def main() -> int:
             alone.reset()
             found, by_s4 = detect(scene.samples, combined, we.BLOCK), detect(scene.samples, alone, we.BLOCK)
             for a, b in scene.blows:
-                hits = [d for d in found if a - EARLY_S <= d.detected_at <= b + LATE_S]  # whistle eval's window
+                hits = [d for d in found if in_window(d.detected_at, a, b)]
                 if hits:
                     d = hits[0]
                     s4 = any(abs(x.detected_at - d.detected_at) < 1e-6 for x in by_s4)

@@ -36,7 +36,7 @@ import whistle_eval as we
 from hardware.whistle.cascade import CascadeParams
 from hardware.whistle.combined import CombinedDetector
 from hardware.whistle.detector import HOP, N_FFT, RATE, detect
-from hardware.whistle.evaluation import EARLY_S, LATE_S
+from hardware.whistle.evaluation import in_window
 
 BLOW = ["mix: robot blows in esc 1-3 + robot other", "mix: r2k blows in esc 4-5 + r2k other", "pea-trill", "toy", "hum",
         we.LOUD_HUM, we.SHORT_QUIET, we.QUIET_PEA, we.QUIET_REAL]
@@ -84,7 +84,7 @@ def run(rows: dict, folds: dict, make) -> dict:
             got = detect(x, det, we.BLOCK)
             used = set()
             for a, z in blows:
-                hit = [i for i, d in enumerate(got) if a - EARLY_S <= d.detected_at <= z + LATE_S]
+                hit = [i for i, d in enumerate(got) if in_window(d.detected_at, a, z)]
                 used.update(hit)
                 times.append((min(got[i].detected_at for i in hit) - a) * 1000 if hit else None)
             fa += len(got) - len(used)
@@ -104,7 +104,7 @@ def diag(rows: dict, folds: dict, ref: dict) -> None:
             det, log = probed(folds[key])
             got = detect(x, det, we.BLOCK)
             for a, z in blows:
-                hit = [d.detected_at for d in got if a - EARLY_S <= d.detected_at <= z + LATE_S]
+                hit = [d.detected_at for d in got if in_window(d.detected_at, a, z)]
                 times.append((min(hit) - a) * 1000 if hit else None)
                 during = [(j, p) for j, _, p in log if a <= frame_time(j) <= z]
                 thr = det.cascade._threshold

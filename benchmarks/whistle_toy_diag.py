@@ -57,7 +57,7 @@ from hardware.testing import whistle_synth as ws
 from hardware.whistle.cascade import CascadeDetector, CascadeParams
 from hardware.whistle.combined import CombinedDetector, Evidence, strict_cascade
 from hardware.whistle.detector import HOP, N_FFT, WhistleDetector, detect
-from hardware.whistle.evaluation import EARLY_S, LATE_S, Row, score_file
+from hardware.whistle.evaluation import LATE_S, Row, in_window, score_file
 from hardware.whistle.verifier import Verifier
 
 _V = Verifier.combined()
@@ -360,7 +360,7 @@ def diagnose(det: CombinedDetector, scene: ws.Scene, found: list) -> dict[str, o
     late = offset + LATE_S
     asks = [pr for j, pr in c.asks if onset <= frame_centre(j) <= late]
     thr = c._threshold
-    gate = [(d, ev, ok) for d, ev, ok in det.gate_log if onset - EARLY_S <= d.detected_at <= late]
+    gate = [(d, ev, ok) for d, ev, ok in det.gate_log if in_window(d.detected_at, onset, offset)]
     heard_c = any(ok for _, _, ok in gate)
     if heard_c:
         whyc = "reported"

@@ -36,6 +36,13 @@ LATE_S = 0.5
 REQUIRED = ("path", "label", "onset_s", "offset_s", "category")
 
 
+def in_window(t: float, onset: float, offset: float) -> bool:
+    """Whether a report at ``t`` counts for the blow from ``onset`` to ``offset``: from EARLY_S before its onset
+    (a report may come from the blow's first frames, whose onset the labels put a little late) to LATE_S after
+    its end (the detector's pooling and the 64 ms block)."""
+    return onset - EARLY_S <= t <= offset + LATE_S
+
+
 @dataclass(frozen=True)
 class Row:
     path: Path
@@ -122,7 +129,7 @@ def run_file(path: Path, detector: WhistleDetector, block_s: float = BLOCK_S) ->
 def score_file(rows: list[Row], detections: list[Detection], duration: float) -> dict[str, Tally]:
     """Per-category tallies for one file's rows and detections."""
     tallies: dict[str, Tally] = defaultdict(Tally)
-    windows = [(r, r.onset - EARLY_S, r.offset + LATE_S) for r in rows if r.label == "whistle" and r.onset is not None]
+    windows = [r for r in rows if r.label == "whistle" and r.onset is not None]
     whole = [r for r in rows if r.label == "whistle" and r.onset is None]
     # Time that is not a whistle goes to the file's "none" category if it has one.
     home = next((r.category for r in rows if r.label == "none"), rows[0].category)
@@ -135,17 +142,17 @@ def score_file(rows: list[Row], detections: list[Detection], duration: float) ->
         tallies[r.category].events += len(detections)
         tallies[r.category].hits += bool(detections)
         return tallies
-    covered = sum(min(duration, b) - max(0.0, a) for _, a, b in windows)
+    covered = sum(min(duration, r.offset + LATE_S) - max(0.0, r.onset - EARLY_S) for r in windows)
     tallies[home].negative_s += max(0.0, duration - covered)
     hit: set[int] = set()
     for d in detections:
-        inside = [i for i, (_, a, b) in enumerate(windows) if a <= d.detected_at <= b]
+        inside = [i for i, r in enumerate(windows) if in_window(d.detected_at, r.onset, r.offset)]
         if not inside:
             tallies[home].events += 1
             tallies[home].false_alarms += 1
             continue
         i = next((i for i in inside if i not in hit), inside[0])
-        row = windows[i][0]
+        row = windows[i]
         tallies[row.category].events += 1
         if i not in hit:
             hit.add(i)

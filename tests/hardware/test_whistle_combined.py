@@ -15,7 +15,7 @@ from hardware.testing import whistle_synth as ws
 from hardware.whistle.cascade import CascadeDetector, CascadeParams
 from hardware.whistle.combined import CombinedDetector, CombinedParams
 from hardware.whistle.detector import WhistleDetector, detect
-from hardware.whistle.evaluation import EARLY_S, LATE_S
+from hardware.whistle.evaluation import in_window
 
 RATE = 16000
 
@@ -177,7 +177,7 @@ def heard_of(scenes: list[ws.Scene], make) -> int:
         (a, b), = s.blows
         found = detect(s.samples, make())
         assert len(found) <= 1
-        heard += any(a - EARLY_S <= d.detected_at <= b + LATE_S for d in found)
+        heard += any(in_window(d.detected_at, a, b) for d in found)
     return heard
 
 
@@ -376,7 +376,7 @@ def test_a_trill_the_gate_refuses_at_its_first_look_is_heard_at_a_later_one():
         found = detect(s.samples, again)
         assert len(found) == 1 and [ok for _, ok in looks] == [False, True], (i, looks)
         (a, b), = s.blows
-        assert a - EARLY_S <= found[0].detected_at <= b + LATE_S
+        assert in_window(found[0].detected_at, a, b)
         assert found[0].onset == looks[0][0]  # the blow's onset, kept from the first look
     assert CombinedParams().relook == 2  # the default since seed 21's judgment (docs/whistle.md, session 16)
 
@@ -417,7 +417,7 @@ def test_a_trill_the_verifier_locked_out_is_heard_when_asked_again_and_nothing_e
         heard = []
         for params in (CascadeParams(reask=0), CascadeParams()):
             det = CombinedDetector.of(cascade=params)
-            heard.append([d.detected_at for d in detect(s.samples, det) if a - EARLY_S <= d.detected_at <= b + LATE_S])
+            heard.append([d.detected_at for d in detect(s.samples, det) if in_window(d.detected_at, a, b)])
         if heard[0] != heard[1]:
             moved.append((i, heard, det.cascade._reasks))
     assert len(moved) == 1 and moved[0][0] == 43, moved
