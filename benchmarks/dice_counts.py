@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from dice_stages import pair  # noqa: E402
 
+from companion.config import save_bytes_atomic  # noqa: E402
 from companion.paths import shared_data  # noqa: E402
 from hardware.dice import labelled  # noqa: E402
 from hardware.dice.net import NOT_A_DIE, WORK_SIDE, NetReader, as_channels, peaks  # noqa: E402
@@ -180,7 +181,7 @@ def main() -> int:
             train += load(reader, [pool[k] for k in rng.permutation(len(pool))[: args.per_group]])
         held = load(reader, items[args.hold_out][: args.held_limit or None])
         if args.store:
-            args.store.write_bytes(pickle.dumps((train, held)))
+            save_bytes_atomic(args.store, pickle.dumps((train, held)))
     print(f"fold {args.fold}: {len(train)} training photos ({args.per_group} a group), held out {args.hold_out} {len(held)}")
     settings = list(itertools.product(THRESHOLDS, MIN_FACE, SAME_DIE, READ_SUPPRESSES, RELATIVE))
     scored = [(figures(train, s), s) for s in settings]

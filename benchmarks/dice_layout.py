@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from dice_eval import FOLDS, groups_items, speed, subsample  # noqa: E402
 
+from companion.config import save_text_atomic  # noqa: E402
 from companion.paths import shared_data  # noqa: E402
 from hardware.dice import labelled, pip_layout  # noqa: E402
 from hardware.dice.net import CLASSIFIER, DETECTOR, TUNING, WEIGHTS, NetReader, crop_die  # noqa: E402
@@ -109,7 +110,7 @@ def choose(folds: Path, fold: str, photos: int, out: Path) -> None:
               "layout_sure": fbest[1].layout_sure, "net_unsure": fbest[1].net_unsure, "boost": fbest[1].boost,
               "layout_alone": best[0], "fusion": fbest[0], "network": float(np.mean(list(net.values())))}
     print(json.dumps(choice))
-    out.write_text(json.dumps(choice, indent=1) + "\n")
+    save_text_atomic(out, json.dumps(choice, indent=1) + "\n")
 
 
 def judge(folds: Path, fold: str, rule: Path, groups: list[str]) -> None:
@@ -149,7 +150,7 @@ def with_choice(weights: Path, out: Path, choice: dict) -> Path:
             (out / name).symlink_to((weights / name).resolve())
     tuning = json.loads((weights / TUNING).read_text())
     tuning.update({key: choice[k] for k, key in LAYOUT_KEYS.items()})
-    (out / TUNING).write_text(json.dumps(tuning, indent=1) + "\n")
+    save_text_atomic(out / TUNING, json.dumps(tuning, indent=1) + "\n")
     return out
 
 

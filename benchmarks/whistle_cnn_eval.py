@@ -37,6 +37,7 @@ import whistle_cnn_train as ct
 import whistle_eval as we
 import whistle_train as wt
 
+from companion.config import save_bytes_atomic
 from hardware.audio import RATE
 from hardware.whistle.cascade import CascadeDetector
 from hardware.whistle.cnn_verifier import CnnVerifier, tuning_path
@@ -55,8 +56,7 @@ def candidates(data: Path, seed: int, scale: float) -> tuple[wt.Examples, wt.Exa
             return pickle.load(f)
     got = ct.harvest(wt.items(data, wt.SEED + seed, scale))
     if cache:
-        with open(cache, "wb") as f:
-            pickle.dump(got, f)
+        save_bytes_atomic(cache, pickle.dumps(got))  # a run stopped mid-write leaves no half cache
     return got
 
 

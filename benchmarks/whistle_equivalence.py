@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import whistle_eval as we
 
+from companion.config import save_text_atomic
 from hardware.audio import RATE, Resampler, read_wav, resample
 from hardware.testing import audio as ta
 from hardware.whistle.cascade import CascadeDetector, CascadeParams
@@ -176,8 +177,7 @@ def main() -> int:
     print(f"{len(got)} items; events: {counts}; combined cascade-only looks: {looks}; verifier inputs: {inputs}; "
           f"CPU s: {', '.join(f'{k} {v:.1f}' for k, v in cpu.items())}")
     if args.write:
-        args.reference.parent.mkdir(parents=True, exist_ok=True)
-        args.reference.write_text(json.dumps(got))
+        save_text_atomic(args.reference, json.dumps(got))
         print(f"reference written: {args.reference}")
         return 0
     ref = json.loads(args.reference.read_text())

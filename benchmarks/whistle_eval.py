@@ -42,6 +42,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # whistle_train, for the cascade's folds
 
+from companion.config import save_bytes_atomic
 from companion.paths import shared_data
 from hardware.audio import RATE, read_wav, resample
 from hardware.testing import audio as ta
@@ -348,15 +349,13 @@ def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | N
     else:
         ex = wt.examples(wt.items(data, wt.SEED + seed, scale, recipe), history=history)
         if cache:
-            with open(cache, "wb") as f:
-                pickle.dump(ex, f)
+            save_bytes_atomic(cache, pickle.dumps(ex))  # a run stopped mid-write leaves no half cache
     print(f"\n== the verifier's folds (recipe {recipe}, {history}-frame patches): training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
           f"{time.process_time() - c:.0f} s CPU; threshold at {negative_rate or wt.NEGATIVE_RATE:.2%} of training negatives")
     folds = {f"esc{f}": {f"esc{f}"} for f in range(1, 6)} | HELD_OUT
     out = wt.folds(ex, folds, seed, negative_rate=negative_rate)
     if folds_cache:
-        with open(folds_cache, "wb") as f:
-            pickle.dump(out, f)
+        save_bytes_atomic(folds_cache, pickle.dumps(out))
     return out
 
 

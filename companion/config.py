@@ -273,10 +273,15 @@ def dump_toml(data: Mapping[str, Any], comment: str = "") -> str:
 
 
 def save_text_atomic(path: str | os.PathLike[str], text: str, *, make_folder: bool = True) -> Path:
+    """Write a text file (UTF-8, its line ends as given: a CSV's \\r\\n stays \\r\\n) as ``save_bytes_atomic`` does."""
+    return save_bytes_atomic(path, text.encode("utf-8"), make_folder=make_folder)
+
+
+def save_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, make_folder: bool = True) -> Path:
     """Write a file so that a crash, a power cut or a full disk never leaves half of one behind.
 
-    The text goes to a fresh temporary file in the same folder (so the rename
-    cannot cross file systems), is fsynced, then renamed over ``path``; the
+    The bytes go to a fresh temporary file in the same folder (so the rename
+    cannot cross file systems), are fsynced, then renamed over ``path``; the
     folder is fsynced so the rename itself survives a power cut.  On any
     failure the temporary file is removed and the old file is untouched;
     the OSError propagates for the caller to report.
@@ -286,10 +291,10 @@ def save_text_atomic(path: str | os.PathLike[str], text: str, *, make_folder: bo
         p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
-        with open(fd, "w", encoding="utf-8", newline="") as f:  # the text as given (a CSV's \r\n stays \r\n)
-            f.write(text)
+        with open(fd, "wb") as f:
+            f.write(data)
             f.flush()
-            os.fsync(f.fileno())  # the new text is on disk before it replaces the old
+            os.fsync(f.fileno())  # the new bytes are on disk before they replace the old
         if p.exists():
             with contextlib.suppress(OSError):  # keep the old file's permissions
                 os.chmod(tmp, p.stat().st_mode & 0o7777)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import Table, dump_toml, load_table, save_text_atomic
+from companion.config import Table, dump_toml, load_table, save_bytes_atomic, save_text_atomic
 from companion.errors import ConfigError
 
 
@@ -26,6 +26,17 @@ def test_dump_toml_round_trips_through_tomllib(tmp_path: Path) -> None:
     path = save_text_atomic(tmp_path / "sub" / "p.toml", text)
     assert tomllib.loads(path.read_text()) == data
     assert not list(path.parent.glob("*.tmp"))
+
+
+def test_atomic_writes_keep_bytes_and_line_ends_as_given_and_the_old_file_on_failure(tmp_path: Path) -> None:
+    blob = bytes(range(256)) * 3  # not UTF-8: a cache's pickle
+    path = save_bytes_atomic(tmp_path / "c.pkl", blob)
+    assert path.read_bytes() == blob
+    assert save_text_atomic(tmp_path / "t.csv", "a,b\r\nå,ø\n").read_bytes() == "a,b\r\nå,ø\n".encode()
+    with pytest.raises(TypeError):  # fails inside the write: the old file stays whole, no temporary is left
+        save_bytes_atomic(path, "text is not bytes")  # type: ignore[arg-type]
+    assert path.read_bytes() == blob
+    assert not list(tmp_path.glob("*.tmp"))
 
 
 def test_dump_toml_refuses_what_toml_cannot_hold() -> None:
