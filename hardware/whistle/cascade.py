@@ -106,6 +106,7 @@ class CascadeDetector(StreamDetector):
         self._threshold = p.threshold if p.threshold is not None else float(getattr(self.verifier, "threshold", 0.5))
         self.history = patch_frames(self.verifier)
         self._back = np.arange(1 - self.history, 1)  # the ring rows of the patch's frames up to frame j: (j + _back) % KEPT
+        self._back_rows = (np.arange(KEPT)[:, None] + self._back[None, :]) % KEPT  # those rows, by j % KEPT
         self._elo, self._ehi = (round(h / BIN_HZ) for h in p.evidence_hz)
         self._w = round(p.half_width_hz / BIN_HZ)
         self._hw = max(1, round(p.harmonic_half_width_hz / BIN_HZ))
@@ -352,6 +353,15 @@ class CascadeDetector(StreamDetector):
     def _ordered(self, j: int, n: int | None = None) -> np.ndarray:
         """The patch's frames' (or the last ``n``) spectra up to frame j in dB over the floor (float32), oldest first,
         frame j last."""
+        if n is None and j + 1 - self.history >= self._single_until:
+            # The patch of every ask after the first block (session 18: its rows from a table, the sum, the log and the
+            # product in place; the product written straight into float32, the cast astype made of the same float64
+            # product, as the ufunc's loop is chosen by its inputs, not its output).
+            ratio = self._hist[self._back_rows[j % KEPT]]
+            np.add(ratio, EPS, out=ratio)
+            over = np.empty(ratio.shape, np.float32)
+            np.multiply(10, np.log10(ratio, out=ratio), out=over)
+            return over
         frames = j + (self._back if n is None else np.arange(1 - n, 1))
         ratio = self._hist[frames % KEPT]
         over = 10 * np.log10(ratio + EPS)

@@ -14,6 +14,7 @@ gives the probability.  CI never trains; the Pi needs numpy only.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import ClassVar
 
@@ -51,6 +52,13 @@ MIN_HISTORY = 3  # the fewest frames a patch may have (a slope and a steadiness 
 _T = np.arange(HISTORY) - (HISTORY - 1) / 2  # frame times about the middle, for the pitch's slope
 _TT = float(_T @ _T)
 _LINE = np.arange(-2, 3)
+_OFFSETS = (np.arange(2 * WINDOW + 1) - WINDOW) / WINDOW  # the line's offset from the centre for each argmax in w
+
+
+def _sum8(x: list[float]) -> float:
+    """The sum of 8 float64s as numpy sums a contiguous 8-element run (its pairwise unrolling: 8 partial sums,
+    then pairs of pairs); ``test_patch_features_are_the_plain_formulas_bit_for_bit`` holds it to numpy's."""
+    return ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]))
 
 
 def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
@@ -59,27 +67,38 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     Written for few numpy calls (it runs on every verifier attempt: a fifth of the combined detector's time),
     and bit for bit what the plain version gave (session 14; the verifier's weights are trained on these):
     ``x.sum(axis) / n`` is ``x.mean(axis)`` (numpy's mean is the same sum, divided; float32 divided in float64
-    and rounded to float32 is the float32 quotient), the same for the std, the norm and the median (the middle
-    of an odd count), and zeros for np.pad."""
+    and rounded is the float32 quotient), the same for the std, the norm and the median (the middle
+    of an odd count), and zeros for np.pad.  Session 18 (each the same numbers, tested against the plain
+    version): the patch copied out whole where it lies inside the spectrum (the zeros and the copy gave those
+    bytes); the offsets looked up per argmax (the same float64 quotient); the offsets' std of an 8-frame patch
+    in Python floats (numpy's own pairwise order for 8 values, ``_sum8``; ``math.sqrt`` and numpy's are both the
+    correctly rounded root); the three lines' bins gathered from the transposed patch, so that each line's 8
+    frame maxima are already a contiguous row to sum; the output cast to float32 by the concatenation itself
+    (the same cast as ``astype``)."""
     n, n_bins = hist.shape
     p = np.minimum(np.maximum(hist, -10.0), 40.0) / 10.0
-    # The patch centre +-SPAN, zeros beyond the spectrum (what np.pad gave).
-    a = np.zeros((n, 2 * SPAN + 1), p.dtype)
-    lo, hi = max(0, centre - SPAN), min(n_bins, centre + SPAN + 1)
-    a[:, lo - centre + SPAN : hi - centre + SPAN] = p[:, lo:hi]
+    if SPAN <= centre < n_bins - SPAN:
+        a = p[:, centre - SPAN : centre + SPAN + 1].copy()
+    else:  # the patch centre +-SPAN, zeros beyond the spectrum (what np.pad gave)
+        a = np.zeros((n, 2 * SPAN + 1), p.dtype)
+        lo, hi = max(0, centre - SPAN), min(n_bins, centre + SPAN + 1)
+        a[:, lo - centre + SPAN : hi - centre + SPAN] = p[:, lo:hi]
     w = a[:, SPAN - WINDOW : SPAN + WINDOW + 1]
-    offsets = (w.argmax(axis=1) - WINDOW) / WINDOW
+    offsets = _OFFSETS[w.argmax(axis=1)]
     if n == HISTORY:
         slope = float(offsets @ _T / _TT)
+        o = offsets.tolist()
+        mean = _sum8(o) / n
+        offsets_std = math.sqrt(_sum8([(v - mean) * (v - mean) for v in o]) / n)
     else:
         t = np.arange(n) - (n - 1) / 2
         slope = float(offsets @ t / (t @ t))
-    d = offsets - offsets.sum() / n
-    offsets_std = float(np.sqrt((d * d).sum() / n))
+        d = offsets - offsets.sum() / n
+        offsets_std = float(np.sqrt((d * d).sum() / n))
     # The strongest of 5 bins at 2x, 1/2 and 3/2 the centre, frame by frame, then each one's mean over frames
     # (each row contiguous, as the 1-D mean summed it).
     ks = np.array([min(max(b, 2), n_bins - 3) for b in (2 * centre, centre // 2, 3 * centre // 2)])  # Python ints
-    lines = np.ascontiguousarray(p[:, ks[:, None] + _LINE].max(axis=2).T).sum(axis=1) / n
+    lines = p.T[ks[:, None] + _LINE].max(axis=1).sum(axis=1) / n
     coarse = a[:, : GROUP * N_GROUPS].reshape(n, N_GROUPS, GROUP).sum(axis=2) / GROUP  # time x frequency, 5 bins a cell
     wm = w.sum(axis=1) / w.shape[1]
     row = w.sum(axis=0) / n - w.sum() / w.size
@@ -97,7 +116,7 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
         [*lines.tolist(),  # the float32 means as Python floats, as float() of each gave
          float(p[:, :LOW_BINS].sum() / (n * LOW_BINS)), float(p[:, HIGH_BIN:].sum() / (n * (n_bins - HIGH_BIN))),
          slope, offsets_std],
-    ]).astype(np.float32)
+    ], dtype=np.float32)
 
 
 class Verifier:
