@@ -137,6 +137,15 @@ class CascadeDetector(StreamDetector):
         # block, up to 1e-5 dB) can never exit on a frame that passes.
         self._reach = slice(self._centres[0] - self._w - 1, self._centres[-1] + self._w + 2)
         self._line_product = 10 ** (3 * p.min_line_db / 10) * (1 - 1e-3)
+        # Session 18: the line test's bins as columns of the reach (its ratios + EPS, which the early exit makes).
+        self._line_cols = self._line_bins - self._reach.start
+        # Session 18: the excess's running sum in a kept array per block size and type, its zeros below the band
+        # written once (the sum never writes there).  Above the band it is flat: the harmonic windows' bounds are
+        # read at the band's top instead (the same numbers), so only a window reaching past it needs the copy.
+        self._harm_cols = np.minimum(self._harm_bounds, self._ehi)
+        self._cs_width = max(self._ehi + 1, self._win_hi.stop)
+        self._cs_kept: dict[tuple[int, np.dtype], np.ndarray] = {}
+        self._nothing_kept: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
         self.reset()
 
@@ -194,7 +203,10 @@ class CascadeDetector(StreamDetector):
         ratio = power / floor
         r = ratio[:, self._reach] + EPS
         if r.dtype != np.float64:
+            reach = None
             r = r.astype(np.float64)  # the first block's float32 ratios: a product of 3 could overflow float32
+        else:
+            reach = r  # the ratios + EPS at the line test's bins, as it takes them (not in the first block's float32)
         r = r.ravel()  # the frames end to end: one run of products (those across two frames only add maxima)
         if (r[:-2] * r[1:-1] * r[2:]).max() < self._line_product:
             # No 3 neighbouring bins the line test reads stand min_line_db over their floor on average (their
@@ -203,27 +215,35 @@ class CascadeDetector(StreamDetector):
         # The excess's running sum over the spectrum (cs[:, j]: bins below j), zero below the evidence band and
         # flat above it: summed over the band only (adding the zeros outside changed no bit: x + 0.0 is x).
         # (float32 in the first block, whose floor is float32, as it was: the sum runs in its input's type.)
+        # Session 18: in a kept array whose zeros below the band are never written; what lies above the band's top
+        # is read there (``_harm_cols``, the total): a flat run's every column is that one's number.
         band = slice(self._elo, self._ehi)
         excess = np.maximum(power[:, band] - p.excess_factor * floor[band], 0.0)
-        cs = np.empty((len(power), power.shape[1] + 1), excess.dtype)
-        cs[:, : self._elo + 1] = 0.0
+        cs = self._cs_kept.get((len(power), excess.dtype))
+        if cs is None:
+            cs = self._cs_kept[(len(power), excess.dtype)] = np.zeros((len(power), self._cs_width), excess.dtype)
         np.cumsum(excess, axis=1, out=cs[:, self._elo + 1 : self._ehi + 1])
-        cs[:, self._ehi + 1 :] = cs[:, self._ehi, None]
+        if self._cs_width > self._ehi + 1:
+            cs[:, self._ehi + 1 :] = cs[:, self._ehi, None]
         win = cs[:, self._win_hi] - cs[:, self._win_lo]
         i = win.argmax(axis=1)
         k = self._centres[i]
         rows = self._rows(len(power))
         # The three tests in turn, each only while some frame may still pass them all (the same numbers).
         # dB over the floor, 3 bins smoothed, at k-w..k+w: only the bins k-w-1..k+w+1 are read (the same
-        # log10 of the same ratios as over the whole spectrum before, elementwise).
-        over = 10 * np.log10(ratio[rows[:, None], self._line_bins[i]] + EPS)
+        # log10 of the same ratios as over the whole spectrum before, elementwise; session 18: after the first
+        # block, the very ratios + EPS the early exit made, gathered from its reach).
+        if reach is None:
+            over = 10 * np.log10(ratio[rows[:, None], self._line_bins[i]] + EPS)
+        else:
+            over = 10 * np.log10(reach[rows[:, None], self._line_cols[i]])
         lines = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3
         passes = lines.max(axis=1) >= p.min_line_db
         if not passes.any():
             return self._nothing(len(power), ratio)
-        g = cs[rows[:, None], self._harm_bounds[k]]
+        g = cs[rows[:, None], self._harm_cols[k]]
         harm = g[:, 0] - g[:, 1] + g[:, 2] - g[:, 3]  # the same sums in the same order as one term each
-        total = cs[:, -1] + EPS
+        total = cs[:, self._ehi] + EPS
         share = (win[rows, i] + harm) / total
         passes &= share >= p.min_share
         if not passes.any():
@@ -242,11 +262,15 @@ class CascadeDetector(StreamDetector):
         # the sidebands): the verifier's patch is aligned on it.
         return passes, k + lines.argmax(axis=1) - self._w, share, snr, ratio
 
-    @staticmethod
-    def _nothing(n: int, ratio: np.ndarray) -> tuple[np.ndarray, ...]:
-        """``evidence`` of a block where no frame passes."""
-        nothing = np.zeros(n, bool)
-        return nothing, np.zeros(n, int), nothing, nothing, ratio
+    def _nothing(self, n: int, ratio: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``evidence`` of a block where no frame passes (its zeros kept per block size, read-only: no one writes them)."""
+        kept = self._nothing_kept.get(n)
+        if kept is None:
+            kept = self._nothing_kept[n] = (np.zeros(n, bool), np.zeros(n, int))
+            for a in kept:
+                a.flags.writeable = False
+        nothing, centres = kept
+        return nothing, centres, nothing, nothing, ratio
 
     def _rows(self, n: int) -> np.ndarray:
         rows = self._rows_cache.get(n)

@@ -236,13 +236,16 @@ def _plain_share_and_snr(det: CascadeDetector, power: np.ndarray, floor: np.ndar
     return share, snr
 
 
+@pytest.mark.parametrize("band_hz", [CascadeParams().band_hz, (1000.0, 7000.0)])
 @pytest.mark.parametrize("single", [False, True])
-def test_stage_one_sums_over_the_band_only_equal_the_whole_spectrums(single):
+def test_stage_one_sums_over_the_band_only_equal_the_whole_spectrums(single, band_hz):
     """Session 16: the excess summed over the evidence band only, the floor's window sums at the frames' centres
     only and the power's running sum up to the last bin read give, bit for bit, what the sums over the whole
     spectrum gave (a line in every frame, so that the share and the SNR are measured; the first block's float32
-    floor too)."""
-    det = CascadeDetector(CascadeParams(min_share=0.0, min_snr_db=-200.0))
+    floor too).  Session 18: the running sum kept from block to block, read at the band's top for what lies above
+    it (a widened band's windows reach past that top: the one case that copies it there)."""
+    det = CascadeDetector(CascadeParams(band_hz=band_hz, min_share=0.0, min_snr_db=-200.0))
+    assert (det._cs_width > det._ehi + 1) == (band_hz[1] > 6000)
     rng = np.random.default_rng(5)
     for _ in range(300):
         n = int(rng.integers(1, 9))
