@@ -107,6 +107,7 @@ class CascadeDetector(StreamDetector):
         self.history = patch_frames(self.verifier)
         self._back = np.arange(1 - self.history, 1)  # the ring rows of the patch's frames up to frame j: (j + _back) % KEPT
         self._back_rows = (np.arange(KEPT)[:, None] + self._back[None, :]) % KEPT  # those rows, by j % KEPT
+        self._ring_ahead = KEPT - self.history  # the most frames a block may write to the ring before it is decided
         self._elo, self._ehi = (round(h / BIN_HZ) for h in p.evidence_hz)
         self._w = round(p.half_width_hz / BIN_HZ)
         self._hw = max(1, round(p.harmonic_half_width_hz / BIN_HZ))
@@ -295,9 +296,17 @@ class CascadeDetector(StreamDetector):
         refractory = round(p.refractory_s * RATE / HOP)
         # Python values for the loop (the same numbers: numpy scalars cost more to index and compare)
         passes_l, k_l = passes.tolist(), k.tolist()
+        # The ring (put in time order, and in dB, only when the verifier asks) takes the block's frames at once when
+        # they overwrite none that an ask in the loop reads (session 18): an ask at frame j reads frames j - history
+        # + 1 .. j, and the block's n frames replace frames first + n - 1 - KEPT and older; the rows of frames after
+        # j, written early, are read by no ask at j.
+        whole = len(power) <= self._ring_ahead
+        if whole:
+            self._hist[(first + self._rows(len(power))) % KEPT] = ratio
         for i in range(len(power)):
             j = first + i
-            self._hist[j % KEPT] = ratio[i]  # a ring: put in time order (and in dB) only when the verifier asks
+            if not whole:
+                self._hist[j % KEPT] = ratio[i]
             if self._pool:
                 self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
             ok, ki = passes_l[i], k_l[i]

@@ -68,6 +68,7 @@ _COMB_VALLEYS = np.concatenate([s * ((_COMB_D + 1) // 2) for s in (-1, 1)])
 _PEAK = np.arange(-PEAK_HALF_WIDTH, PEAK_HALF_WIDTH + 1)
 _NEAR = np.arange(-1, 2)
 _SUB_COLS = len(_PEAK) + 3 * np.arange(len(_DIVISORS))  # where each sub's 3 bins start in features()' gather
+_SUB_BITS = 1 << np.arange(len(_DIVISORS))  # a frame's sub-harmonic lines as one number (bit d: k/(d+2) is a line)
 # A weak frame this close after the last one of a reported sound still belongs to it
 # (128 ms: shorter than the 0.3 s refractory, so a lone frame at its end cannot renew it).
 QUIET_FOLLOW_FRAMES = 8
@@ -411,6 +412,11 @@ class WhistleDetector(StreamDetector):
             [np.broadcast_to(_PEAK, (len(band_k), len(_PEAK))),
              (self._subs[band_k][:, :, None] + _NEAR).reshape(len(band_k), -1) - band_k[:, None]], axis=1)
         self._gather_index = band_k[:, None] + self._gather_offsets  # the same bins, absolute (one call less)
+        # The fundamental for every peak bin k and set of sub-harmonic lines (``_SUB_BITS``): the lowest line's, the
+        # largest divisor that fits, else k itself (session 18: one lookup for an argmax, a flip, an any and a where).
+        codes = np.arange(1 << len(_DIVISORS))
+        lowest = np.array([max((d for d in range(len(_DIVISORS)) if c >> d & 1), default=-1) for c in codes])
+        self._fund_of = np.where(lowest >= 0, self._subs[:, np.maximum(lowest, 0)], ks[:, None])
         self._h2_index = np.concatenate([ks[:, None], np.minimum(2 * ks, n_bins - 2)[:, None] + _NEAR], axis=1)
         self._comb_index = np.clip(ks[:, None] + np.concatenate([_COMB_LINES, _COMB_VALLEYS])[None, :], 0, n_bins - 1)
         self._on_snr_ratio = 10 ** (p.on_snr_db / 10)
@@ -500,7 +506,8 @@ class WhistleDetector(StreamDetector):
         # of it: toy whistles often sound their 2nd harmonic loudest.
         subs = g[:, len(_PEAK) :].reshape(n, len(_DIVISORS), 3)
         sub = subs.max(axis=2)
-        is_line = (sub >= (kpow * self._sub_ratio)[:, None]) & (sub >= (SUB_LINE_OVER_MEDIAN * median)[:, None])
+        # (over both thresholds: over the larger, the same float32 products compared; a nan fails either way)
+        is_line = sub >= np.maximum(kpow * self._sub_ratio, SUB_LINE_OVER_MEDIAN * median)[:, None]
         if self._sub_floor_ratio and is_line.any():  # (no line: nothing to choose; session 17's cost, mostly saved)
             # Session 17 (sub_over_floor_db): the lines whose loudest bin also stands over that bin's own floor
             # (a new sound, as a toy's true fundamental is; the hall's steady crowd is not) are believed first;
@@ -508,9 +515,8 @@ class WhistleDetector(StreamDetector):
             loudest = at[rows, subs.argmax(axis=2) + _SUB_COLS]  # each sub's loudest bin
             new = is_line & (sub >= self._noise[loudest] * self._sub_floor_ratio)
             is_line = np.where(new.any(axis=1)[:, None], new, is_line)
-        # The lowest such line is the fundamental (the largest divisor that fits).
-        last = len(_DIVISORS) - 1 - np.argmax(is_line[:, ::-1], axis=1)
-        fund = np.where(is_line.any(axis=1), self._subs[k, last], k)  # k/2, k/3 or k/4
+        # The lowest such line is the fundamental (the largest divisor that fits): k/2, k/3 or k/4, else k.
+        fund = self._fund_of[k, is_line @ _SUB_BITS]
         # Dominance: the peak bin against the band away from the peak and
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
@@ -524,7 +530,7 @@ class WhistleDetector(StreamDetector):
             lowed = kpow < (wide.max(axis=1) + EPS) * self._on_dom_ratio
         else:
             other = wide.max(axis=1) + EPS
-            lowed = np.zeros(n, bool)
+            lowed = self._none(n)
         with np.errstate(divide="ignore"):
             # frames down the columns (np.array of the rows is np.stack's copy without its per-call checks)
             db = 10 * np.log10(np.array([peak / spread, kpow / other, peak / (floor + EPS), peak]).T + EPS)
@@ -567,9 +573,20 @@ class WhistleDetector(StreamDetector):
             rows = self._rows_cache[n] = np.arange(n)[:, None]
         return rows
 
-    @staticmethod
-    def _nothing(n: int) -> dict[str, np.ndarray]:
-        nothing = np.zeros(n, bool)
+    _nothing_kept: ClassVar[dict[int, np.ndarray]] = {}
+
+    @classmethod
+    def _none(cls, n: int) -> np.ndarray:
+        """``n`` frames' False (session 18: kept per block size, read-only: no one writes them)."""
+        nothing = cls._nothing_kept.get(n)
+        if nothing is None:
+            nothing = cls._nothing_kept[n] = np.zeros(n, bool)
+            nothing.flags.writeable = False
+        return nothing
+
+    @classmethod
+    def _nothing(cls, n: int) -> dict[str, np.ndarray]:
+        nothing = cls._none(n)
         return {"strong": nothing, "weak": nothing}
 
     def _keep(self, fund: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -281,6 +281,33 @@ def test_the_pool_keeps_each_frames_spectrum_and_floor_as_they_were():
     assert len(found) == 2 and len(then) > 6
 
 
+class _Patches:
+    """A verifier that keeps every patch's features it is shown (bytes) and says yes to the 9th and 10th of every 11."""
+
+    def __init__(self) -> None:
+        self.seen: list[bytes] = []
+
+    def __call__(self, x: np.ndarray) -> float:
+        self.seen.append(x.tobytes())
+        return float(len(self.seen) % 11 in (9, 10))
+
+
+def test_a_block_written_to_the_ring_at_once_gives_every_ask_the_frames_written_one_by_one():
+    """Session 18: a block of up to KEPT - history frames is written to the ring before its frames are decided; the
+    asks (a lockout's re-asks among them) and the report's h2 must read what frame-by-frame writing gave them, in
+    64 ms blocks and in longer ones."""
+    x = ta.in_room(ta.tone(2500, 2.0, amp=0.1), length=6.0)  # turned down, locked out, asked again
+    ta.place(x, ta.tone(3200, 0.6, amp=0.1), 3.5)
+    ta.place(x, ta.trill(2800, 0.6), 4.6)  # reported
+    for block in (1024, 2048, 4000):
+        ahead, one_by_one = _Patches(), _Patches()
+        det, ref = CascadeDetector(verifier=ahead), CascadeDetector(verifier=one_by_one)
+        ref._ring_ahead = 0  # every frame written as it is decided
+        got, want = detect(x, det, block), detect(x, ref, block)
+        assert len(ahead.seen) > 20 and ahead.seen == one_by_one.seen, block
+        assert got == want and got, block
+
+
 # -- session 17: a sound the verifier turned down is asked again (CascadeParams.reask) ------------
 
 

@@ -496,3 +496,16 @@ def test_voices_and_roosters_stay_refused_with_the_sub_floor(shared_data):
     for x in sounds:
         assert detect(x, WhistleDetector(SUB_FLOOR)) == []
         assert detect(x, Profile(overrides={"sub_over_floor_db": 20.0}).detector("combined")) == []
+
+
+def test_the_fundamental_table_is_the_lowest_sub_harmonic_line():
+    """Session 18: the fundamental is looked up by peak bin and set of sub-harmonic lines (bit d: k/(d+2)); it must be
+    what the argmax of the lines reversed, their any and a where gave, for every bin and every set."""
+    det = WhistleDetector()
+    n_bins = N_FFT // 2 + 1
+    for code in range(8):
+        is_line = np.array([[bool(code >> d & 1) for d in range(3)]] * n_bins)
+        k = np.arange(n_bins)
+        last = 2 - np.argmax(is_line[:, ::-1], axis=1)
+        want = np.where(is_line.any(axis=1), det._subs[k, last], k)
+        assert np.array_equal(det._fund_of[k, is_line @ (1 << np.arange(3))], want), code
