@@ -69,6 +69,9 @@ _PEAK = np.arange(-PEAK_HALF_WIDTH, PEAK_HALF_WIDTH + 1)
 _NEAR = np.arange(-1, 2)
 _SUB_COLS = len(_PEAK) + 3 * np.arange(len(_DIVISORS))  # where each sub's 3 bins start in features()' gather
 _SUB_BITS = 1 << np.arange(len(_DIVISORS))  # a frame's sub-harmonic lines as one number (bit d: k/(d+2) is a line)
+# For each such number, which the fundamental is: 0 the peak bin itself, d + 1 its k/(d+2), the lowest line's
+_FUND_CHOICE = np.array([max((d + 1 for d in range(len(_DIVISORS)) if c >> d & 1), default=0)
+                         for c in range(1 << len(_DIVISORS))])
 # A weak frame this close after the last one of a reported sound still belongs to it
 # (128 ms: shorter than the 0.3 s refractory, so a lone frame at its end cannot renew it).
 QUIET_FOLLOW_FRAMES = 8
@@ -84,6 +87,13 @@ def _median(xs: list[float]) -> float:
     s = sorted(xs)
     m = len(s) // 2
     return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+
+
+def _elsewhere(wb: np.ndarray, f: int, kk: int) -> np.ndarray:
+    """Which of the wide range's bins ``wb`` count as "elsewhere" for a peak at bin ``kk`` with its fundamental at
+    bin ``f``: away from the peak and from the fundamental's multiples (session 4's dominance test)."""
+    rem = wb % f
+    return ((rem > 3) & (f - rem > 3) | (wb < f - 3)) & (np.abs(wb - kk) > NEAR_BINS)
 
 
 def _centred(n: int) -> np.ndarray:
@@ -414,9 +424,10 @@ class WhistleDetector(StreamDetector):
         self._gather_index = band_k[:, None] + self._gather_offsets  # the same bins, absolute (one call less)
         # The fundamental for every peak bin k and set of sub-harmonic lines (``_SUB_BITS``): the lowest line's, the
         # largest divisor that fits, else k itself (session 18: one lookup for an argmax, a flip, an any and a where).
-        codes = np.arange(1 << len(_DIVISORS))
-        lowest = np.array([max((d for d in range(len(_DIVISORS)) if c >> d & 1), default=-1) for c in codes])
-        self._fund_of = np.where(lowest >= 0, self._subs[:, np.maximum(lowest, 0)], ks[:, None])
+        self._fund_of = np.concatenate([ks[:, None], self._subs], axis=1)[:, _FUND_CHOICE]
+        # _keep's rows for every band bin and choice of fundamental, once needed (none where a fundamental can be bin 0)
+        self._keep_of: np.ndarray | None = None
+        self._keep_tabled = bool(self._subs[self._klo : self._khi + 1].min() >= 1)
         self._h2_index = np.concatenate([ks[:, None], np.minimum(2 * ks, n_bins - 2)[:, None] + _NEAR], axis=1)
         self._comb_index = np.clip(ks[:, None] + np.concatenate([_COMB_LINES, _COMB_VALLEYS])[None, :], 0, n_bins - 1)
         self._on_snr_ratio = 10 ** (p.on_snr_db / 10)
@@ -497,7 +508,9 @@ class WhistleDetector(StreamDetector):
             snr_ok = peak >= floor * self._on_snr_ratio
             if not snr_ok.any():
                 return self._nothing(n)
-        median = np.partition(band, band.shape[1] // 2, axis=1)[:, band.shape[1] // 2]
+        median = band.copy()  # np.partition's own copy and partition, without its wrapper
+        median.partition(band.shape[1] // 2, axis=1)
+        median = median[:, band.shape[1] // 2]
         spread = (2 * PEAK_HALF_WIDTH + 1) * median + EPS  # the peak's bins were they the band's median
         if not full and not (snr_ok & (peak >= spread * self._on_tonality_ratio)).any():
             return self._nothing(n)
@@ -516,12 +529,14 @@ class WhistleDetector(StreamDetector):
             new = is_line & (sub >= self._noise[loudest] * self._sub_floor_ratio)
             is_line = np.where(new.any(axis=1)[:, None], new, is_line)
         # The lowest such line is the fundamental (the largest divisor that fits): k/2, k/3 or k/4, else k.
-        fund = self._fund_of[k, is_line @ _SUB_BITS]
+        code = is_line.dot(_SUB_BITS)
+        fund = self._fund_of[k, code]
         # Dominance: the peak bin against the band away from the peak and
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
         # a vowel's loudest harmonics lie below a band that starts at 800 Hz.
-        wide = power[:, self._wide] * self._keep(fund, k)
+        table = self._keep_table()
+        wide = power[:, self._wide] * (self._keep(fund, k) if table is None else table[kb, _FUND_CHOICE[code]])
         if self.params.low_line_db:
             # Lines more than an octave under a high fundamental count low_line_db less (DetectorParams).
             low = (self._wide_bins < fund[:, None] * self.params.low_under) & (fund >= self._low_above)[:, None]
@@ -589,6 +604,26 @@ class WhistleDetector(StreamDetector):
         nothing = cls._none(n)
         return {"strong": nothing, "weak": nothing}
 
+    _keep_tables: ClassVar[dict[tuple[int, int], np.ndarray]] = {}
+
+    def _keep_table(self) -> np.ndarray | None:
+        """``_keep``'s row for every peak bin of the band (by its index in the band) and choice of fundamental (the
+        bin itself, its k/2, k/3 or k/4: ``_FUND_CHOICE``): the same formula, once per band for all detectors
+        (session 18: one gather a block for a loop over its frames and their stacking).  None for a band so low
+        that a fundamental may be bin 0 (``_keep`` then, frame by frame, as before)."""
+        if self._keep_of is None and self._keep_tabled:
+            key = (self._klo, self._khi)
+            table = WhistleDetector._keep_tables.get(key)
+            if table is None:
+                wb = self._wide_bins[0]
+                k = np.arange(self._klo, self._khi + 1)
+                funds = np.concatenate([k[:, None], self._subs[k]], axis=1)
+                table = np.array([[_elsewhere(wb, f, kk) for f in fs] for fs, kk in zip(funds.tolist(), k.tolist(), strict=True)])
+                table.flags.writeable = False
+                WhistleDetector._keep_tables[key] = table
+            self._keep_of = table
+        return self._keep_of
+
     def _keep(self, fund: np.ndarray, k: np.ndarray) -> np.ndarray:
         """Per frame, the bins of the wide range that count as "elsewhere": away from the peak k
         and from the fundamental's multiples (cached per (fund, k): the same few pairs recur)."""
@@ -596,9 +631,7 @@ class WhistleDetector(StreamDetector):
         for f, kk in zip(fund.tolist(), k.tolist(), strict=True):
             m = self._keep_cache.get((f, kk))
             if m is None:
-                wb = self._wide_bins[0]
-                rem = wb % f
-                m = ((rem > 3) & (f - rem > 3) | (wb < f - 3)) & (np.abs(wb - kk) > NEAR_BINS)
+                m = _elsewhere(self._wide_bins[0], f, kk)
                 if len(self._keep_cache) < 20_000:
                     self._keep_cache[(f, kk)] = m
             rows.append(m)

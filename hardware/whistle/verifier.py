@@ -53,6 +53,18 @@ _T = np.arange(HISTORY) - (HISTORY - 1) / 2  # frame times about the middle, for
 _TT = float(_T @ _T)
 _LINE = np.arange(-2, 3)
 _OFFSETS = (np.arange(2 * WINDOW + 1) - WINDOW) / WINDOW  # the line's offset from the centre for each argmax in w
+_LINE_BINS: dict[int, np.ndarray] = {}  # per spectrum length: for each centre, the 5 bins at 2x, 1/2 and 3/2 of it
+
+
+def _line_bins(n_bins: int) -> np.ndarray:
+    """For every centre c of an ``n_bins`` spectrum, the bins of its lines at 2c, c // 2 and 3c // 2 (each kept 2 bins
+    inside the spectrum) +- 2, as (n_bins, 3, 5)."""
+    table = _LINE_BINS.get(n_bins)
+    if table is None:
+        c = np.arange(n_bins)
+        ks = np.stack([2 * c, c // 2, 3 * c // 2], axis=1)
+        table = _LINE_BINS[n_bins] = np.minimum(np.maximum(ks, 2), n_bins - 3)[:, :, None] + _LINE
+    return table
 
 
 def _sum8(x: list[float]) -> float:
@@ -72,9 +84,10 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     version): the patch copied out whole where it lies inside the spectrum (the zeros and the copy gave those
     bytes); the offsets looked up per argmax (the same float64 quotient); the offsets' std of an 8-frame patch
     in Python floats (numpy's own pairwise order for 8 values, ``_sum8``; ``math.sqrt`` and numpy's are both the
-    correctly rounded root); the three lines' bins gathered from the transposed patch, so that each line's 8
-    frame maxima are already a contiguous row to sum; the output cast to float32 by the concatenation itself
-    (the same cast as ``astype``)."""
+    correctly rounded root); the three lines' bins from a table per centre (the same clipped bins), gathered from
+    the transposed patch, so that each line's 8 frame maxima are already a contiguous row to sum; the window's
+    column means taken from the patch's (the same column sums: row by row, in order); the output cast to float32
+    by the concatenation itself (the same cast as ``astype``)."""
     n, n_bins = hist.shape
     p = np.minimum(np.maximum(hist, -10.0), 40.0) / 10.0
     if SPAN <= centre < n_bins - SPAN:
@@ -86,7 +99,7 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     w = a[:, SPAN - WINDOW : SPAN + WINDOW + 1]
     offsets = _OFFSETS[w.argmax(axis=1)]
     if n == HISTORY:
-        slope = float(offsets @ _T / _TT)
+        slope = float(offsets.dot(_T) / _TT)  # the dot routine ``@`` calls for two vectors
         o = offsets.tolist()
         mean = _sum8(o) / n
         offsets_std = math.sqrt(_sum8([(v - mean) * (v - mean) for v in o]) / n)
@@ -97,11 +110,15 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
         offsets_std = float(np.sqrt((d * d).sum() / n))
     # The strongest of 5 bins at 2x, 1/2 and 3/2 the centre, frame by frame, then each one's mean over frames
     # (each row contiguous, as the 1-D mean summed it).
-    ks = np.array([min(max(b, 2), n_bins - 3) for b in (2 * centre, centre // 2, 3 * centre // 2)])  # Python ints
-    lines = p.T[ks[:, None] + _LINE].max(axis=1).sum(axis=1) / n
+    if 0 <= centre < n_bins and n_bins >= 5:
+        at = _line_bins(n_bins)[centre]
+    else:
+        at = np.array([min(max(b, 2), n_bins - 3) for b in (2 * centre, centre // 2, 3 * centre // 2)])[:, None] + _LINE
+    lines = p.T[at].max(axis=1).sum(axis=1) / n
     coarse = a[:, : GROUP * N_GROUPS].reshape(n, N_GROUPS, GROUP).sum(axis=2) / GROUP  # time x frequency, 5 bins a cell
     wm = w.sum(axis=1) / w.shape[1]
-    row = w.sum(axis=0) / n - w.sum() / w.size
+    mean = a.sum(axis=0) / n
+    row = mean[SPAN - WINDOW : SPAN + WINDOW + 1] - w.sum() / w.size  # w's columns are a's: the same sums of 8
     # A voice's harmonics: the row's autocorrelation at lags 2-16 over its energy.  np.correlate makes each
     # lag's sum with the same dot routine over the same elements as ``row[:-lag] @ row[lag:]`` did (bit for
     # bit on 20,000 random rows), in one call rather than 15.
@@ -110,9 +127,11 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     wc = w - wm[:, None]
     norms = np.sqrt(np.add.reduce(wc * wc, axis=1))  # np.linalg.norm's own formula, without its checks
     steady = (wc[1:] * wc[:-1]).sum(axis=1) / (norms[1:] * norms[:-1] + 1e-6)
-    peaky = w.max(axis=1) - np.partition(w, WINDOW, axis=1)[:, WINDOW]  # the median of 2 * WINDOW + 1 bins
+    median = w.copy()  # np.partition's own copy, without its wrapper
+    median.partition(WINDOW, axis=1)
+    peaky = w.max(axis=1) - median[:, WINDOW]  # the median of 2 * WINDOW + 1 bins
     return np.concatenate([
-        a.sum(axis=0) / n, a.max(axis=0), offsets, wm, coarse.ravel(), comb, steady, peaky,
+        mean, a.max(axis=0), offsets, wm, coarse.ravel(), comb, steady, peaky,
         [*lines.tolist(),  # the float32 means as Python floats, as float() of each gave
          float(p[:, :LOW_BINS].sum() / (n * LOW_BINS)), float(p[:, HIGH_BIN:].sum() / (n * (n_bins - HIGH_BIN))),
          slope, offsets_std],

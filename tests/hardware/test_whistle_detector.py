@@ -509,3 +509,19 @@ def test_the_fundamental_table_is_the_lowest_sub_harmonic_line():
         last = 2 - np.argmax(is_line[:, ::-1], axis=1)
         want = np.where(is_line.any(axis=1), det._subs[k, last], k)
         assert np.array_equal(det._fund_of[k, is_line @ (1 << np.arange(3))], want), code
+
+
+@pytest.mark.parametrize("band_hz", [DetectorParams().band_hz, (100.0, 7000.0), (40.0, 6000.0)])
+def test_the_elsewhere_table_is_the_frame_by_frame_rows(band_hz):
+    """Session 18: the dominance test's "elsewhere" rows come from a table per band (peak bin, choice of fundamental);
+    each row must be ``_keep``'s for that peak and fundamental.  A band so low that a fundamental may be bin 0 keeps
+    the frame-by-frame rows."""
+    det = WhistleDetector(DetectorParams(band_hz=band_hz))
+    table = det._keep_table()
+    if band_hz[0] < 62.5:
+        assert table is None
+        return
+    k = np.arange(det._klo, det._khi + 1)
+    for choice in range(4):
+        fund = k if choice == 0 else det._subs[k, choice - 1]
+        assert np.array_equal(table[:, choice], det._keep(fund, k)), choice
