@@ -223,7 +223,8 @@ class CascadeDetector(StreamDetector):
         cs = self._cs_kept.get((len(power), excess.dtype))
         if cs is None:
             cs = self._cs_kept[(len(power), excess.dtype)] = np.zeros((len(power), self._cs_width), excess.dtype)
-        np.cumsum(excess, axis=1, out=cs[:, self._elo + 1 : self._ehi + 1])
+        # (np.add.accumulate: what np.cumsum calls, without its wrappers, a third of its time on 4 frames)
+        np.add.accumulate(excess, axis=1, out=cs[:, self._elo + 1 : self._ehi + 1])
         if self._cs_width > self._ehi + 1:
             cs[:, self._ehi + 1 :] = cs[:, self._ehi, None]
         win = cs[:, self._win_hi] - cs[:, self._win_lo]
@@ -254,7 +255,7 @@ class CascadeDetector(StreamDetector):
         w, ones, kl = self._w, self._ones_w, k.tolist()
         sums = {c: np.dot(floor[c - w : c + w + 1], ones) for c in set(kl)}  # a block's frames share a few centres
         floor_w = np.array([sums[c] for c in kl])
-        pcs = np.cumsum(power[:, : self._sig_end], axis=1)  # a running sum: its first bins alone are the same
+        pcs = np.add.accumulate(power[:, : self._sig_end], axis=1)  # a running sum: its first bins alone are the same
         s = pcs[rows[:, None], self._sig_bounds[k]]
         sig = s[:, 0] - s[:, 1]
         snr = 10 * np.log10(sig / floor_w + EPS)
