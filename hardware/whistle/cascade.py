@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetector, _median
+from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetector, _any, _max, _median
 from .verifier import HISTORY, WINDOW, Verifier, patch_features
 
 BIN_HZ = RATE / N_FFT
@@ -209,7 +209,7 @@ class CascadeDetector(StreamDetector):
         else:
             reach = r  # the ratios + EPS at the line test's bins, as it takes them (not in the first block's float32)
         r = r.ravel()  # the frames end to end: one run of products (those across two frames only add maxima)
-        if (r[:-2] * r[1:-1] * r[2:]).max() < self._line_product:
+        if _max(r[:-2] * r[1:-1] * r[2:]) < self._line_product:
             # No 3 neighbouring bins the line test reads stand min_line_db over their floor on average (their
             # mean in dB is the log of this product over 3): no frame can pass (most blocks of a game).
             return self._nothing(len(power), ratio)
@@ -240,15 +240,15 @@ class CascadeDetector(StreamDetector):
         else:
             over = 10 * np.log10(reach[rows[:, None], self._line_cols[i]])
         lines = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3
-        passes = lines.max(axis=1) >= p.min_line_db
-        if not passes.any():
+        passes = _max(lines, 1) >= p.min_line_db
+        if not _any(passes):
             return self._nothing(len(power), ratio)
         g = cs[rows[:, None], self._harm_cols[k]]
         harm = g[:, 0] - g[:, 1] + g[:, 2] - g[:, 3]  # the same sums in the same order as one term each
         total = cs[:, self._ehi] + EPS
         share = (win[rows, i] + harm) / total
         passes &= share >= p.min_share
-        if not passes.any():
+        if not _any(passes):
             return self._nothing(len(power), ratio)
         # The floor's window sums at the frames' centres only: the same dot product over the same 2w+1 bins as a
         # convolution over the whole spectrum made for each (its interior; no cumsum round-off).
@@ -287,7 +287,7 @@ class CascadeDetector(StreamDetector):
         out: list[Detection] = []
         if ratio.dtype != np.float64:
             self._single_until = first + len(power)
-        if not self._quiet and not self._pool and not passes.any():
+        if not self._quiet and not self._pool and not _any(passes):
             # Nothing pooled, nothing to pool, no quiet period: the loop below would only fill the ring and
             # clear the episode, frame by frame (most blocks of a game); the same, at once.
             n = min(len(power), KEPT)  # a longer block's last KEPT frames (each ring row once)
@@ -379,7 +379,7 @@ class CascadeDetector(StreamDetector):
     def _as_trained(self, hist: np.ndarray, centre: int) -> np.ndarray:
         """A loud blow's patch with its own breath taken as the floor (CascadeParams.loud_db)."""
         p = self.params
-        if float(hist[:, max(0, centre - WINDOW) : centre + WINDOW + 1].max()) <= p.loud_db:
+        if float(_max(hist[:, max(0, centre - WINDOW) : centre + WINDOW + 1], None)) <= p.loud_db:
             return hist
         lifted = float(np.median(hist))  # the whole spectrum's lift: the line and its sidebands are a few bins of it
         return hist - np.float32(lifted - p.breath_db) if lifted > p.breath_db else hist

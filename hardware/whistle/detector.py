@@ -81,6 +81,13 @@ _QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
 
 WINDOW = np.hanning(N_FFT).astype(np.float32)  # the STFT's window, as every detector takes it
 
+# The reductions ndarray.sum, .max, .min, .any and .all call, through a Python wrapper (numpy's ``_methods``) that costs
+# a tenth of a microsecond a call, a sixth of a small one's time; the hot paths call them directly (session 18: the
+# same calls; .any and .all pass a bool dtype, the one these reductions of bool arrays take anyway).  Without an axis
+# the methods reduce every axis: ``axis=None`` is written out (the reductions' own default is axis 0).
+_sum, _max, _min = np.add.reduce, np.maximum.reduce, np.minimum.reduce
+_any, _all = np.logical_or.reduce, np.logical_and.reduce
+
 
 def _median(xs: list[float]) -> float:
     """np.median of a few numbers, without its per-call cost (the decision loop asks every frame)."""
@@ -228,7 +235,7 @@ class StreamDetector:
         if cached[0] is power:
             level = cached[1]
         else:
-            level = np.log(power.sum(axis=0) / n + EPS)  # the mean, without np.mean's per-call cost
+            level = np.log(_sum(power, 0) / n + EPS)  # the mean, without np.mean's per-call cost
             StreamDetector._level_cache = (power, level)
         steps = self._steps.get((n, rise_s, fall_s))
         if steps is None:
@@ -473,7 +480,7 @@ class WhistleDetector(StreamDetector):
         # just reported (its weak frames then extend the refractory period).
         busy = self._blow is not None or first * HOP / RATE < self._quiet_until
         feats = self.features(power, full=busy, lazy=self._blow is None)
-        detections = self._decide(feats, first, self.time) if feats["weak"].any() or self._blow else []
+        detections = self._decide(feats, first, self.time) if _any(feats["weak"]) or self._blow else []
         self._track_noise(power)
         return detections
 
@@ -491,7 +498,7 @@ class WhistleDetector(StreamDetector):
         """
         n = len(power)
         rows = self._rows(n)
-        if not full and not (power[:, self._ext] >= self._noise[self._ext] * self._on_snr_ratio).any():
+        if not full and not _any(power[:, self._ext] >= self._noise[self._ext] * self._on_snr_ratio, None):
             # A strong frame needs its peak's 5 bins 12 dB over their floor, so one of them at
             # least that far over its own: no such bin near the band, no frame can start a blow.
             return self._nothing(n)
@@ -502,32 +509,32 @@ class WhistleDetector(StreamDetector):
         at = self._gather_index[kb]
         g = power[rows, at]
         kpow = g[:, PEAK_HALF_WIDTH]
-        peak = g[:, : len(_PEAK)].sum(axis=1)
-        floor = self._noise[at[:, : len(_PEAK)]].sum(axis=1)
+        peak = _sum(g[:, : len(_PEAK)], 1)
+        floor = _sum(self._noise[at[:, : len(_PEAK)]], 1)
         if not full:
             snr_ok = peak >= floor * self._on_snr_ratio
-            if not snr_ok.any():
+            if not _any(snr_ok):
                 return self._nothing(n)
         median = band.copy()  # np.partition's own copy and partition, without its wrapper
         median.partition(band.shape[1] // 2, axis=1)
         median = median[:, band.shape[1] // 2]
         spread = (2 * PEAK_HALF_WIDTH + 1) * median + EPS  # the peak's bins were they the band's median
-        if not full and not (snr_ok & (peak >= spread * self._on_tonality_ratio)).any():
+        if not full and not _any(snr_ok & (peak >= spread * self._on_tonality_ratio)):
             return self._nothing(n)
         # Harmonic check: a line at k/2, k/3 or k/4 that is itself tonal (well above
         # the band's median) and not too far below the peak makes k a harmonic
         # of it: toy whistles often sound their 2nd harmonic loudest.
         subs = g[:, len(_PEAK) :].reshape(n, len(_DIVISORS), 3)
-        sub = subs.max(axis=2)
+        sub = _max(subs, 2)
         # (over both thresholds: over the larger, the same float32 products compared; a nan fails either way)
         is_line = sub >= np.maximum(kpow * self._sub_ratio, SUB_LINE_OVER_MEDIAN * median)[:, None]
-        if self._sub_floor_ratio and is_line.any():  # (no line: nothing to choose; session 17's cost, mostly saved)
+        if self._sub_floor_ratio and _any(is_line, None):  # (no line: nothing to choose; session 17's cost, mostly saved)
             # Session 17 (sub_over_floor_db): the lines whose loudest bin also stands over that bin's own floor
             # (a new sound, as a toy's true fundamental is; the hall's steady crowd is not) are believed first;
             # only where none does are all the lines read as before.
             loudest = at[rows, subs.argmax(axis=2) + _SUB_COLS]  # each sub's loudest bin
             new = is_line & (sub >= self._noise[loudest] * self._sub_floor_ratio)
-            is_line = np.where(new.any(axis=1)[:, None], new, is_line)
+            is_line = np.where(_any(new, 1)[:, None], new, is_line)
         # The lowest such line is the fundamental (the largest divisor that fits): k/2, k/3 or k/4, else k.
         code = is_line.dot(_SUB_BITS)
         fund = self._fund_of[k, code]
@@ -544,17 +551,17 @@ class WhistleDetector(StreamDetector):
             # Strong only thanks to the handicap: session 4 would have failed its dominance.
             lowed = kpow < (wide.max(axis=1) + EPS) * self._on_dom_ratio
         else:
-            other = wide.max(axis=1) + EPS
+            other = _max(wide, 1) + EPS
             lowed = self._none(n)
         with np.errstate(divide="ignore"):
             # frames down the columns (np.array of the rows is np.stack's copy without its per-call checks)
             db = 10 * np.log10(np.array([peak / spread, kpow / other, peak / (floor + EPS), peak]).T + EPS)
         measures = db[:, :3]
         in_band = fund >= self._klo
-        weak_any = (measures >= self._off).all(axis=1)
-        strong = in_band & (measures >= self._on).all(axis=1)
+        weak_any = _all(measures >= self._off, 1)
+        strong = in_band & _all(measures >= self._on, 1)
         weak = in_band & weak_any
-        if lazy and not weak.any():
+        if lazy and not _any(weak):
             return {"strong": strong, "weak": weak}
         # Parabolic interpolation of the peak on log power: sub-bin pitch for signatures.
         lg = np.log(g[:, PEAK_HALF_WIDTH - 1 : PEAK_HALF_WIDTH + 2] + EPS)
@@ -564,13 +571,13 @@ class WhistleDetector(StreamDetector):
         fund_hz = (k + delta) * (RATE / N_FFT) * fund / k
         voice = self._comb(power, k, kpow)
         h = power[rows, self._h2_index[fund]]
-        h2 = 10 * np.log10((h[:, 1:].sum(axis=1) + EPS) / (h[:, 0] + EPS))
+        h2 = 10 * np.log10((_sum(h[:, 1:], 1) + EPS) / (h[:, 0] + EPS))
         return {
             "hz": fund_hz,
             "tonality": measures[:, 0],
             "dominance": measures[:, 1],
             "snr": measures[:, 2],
-            "margin": (measures - self._on).min(axis=1),
+            "margin": _min(measures - self._on, 1),
             "strong": strong,
             "weak": weak,
             "h2": h2,
@@ -648,10 +655,10 @@ class WhistleDetector(StreamDetector):
         """
         n = len(power)
         got = power[self._rows(n), self._comb_index[k]]  # the lines' bins, then the valleys' (one gather)
-        lines = got[:, : len(_COMB_LINES)].reshape(n, 2, len(_COMB_D), 3).max(axis=3)
+        lines = _max(got[:, : len(_COMB_LINES)].reshape(n, 2, len(_COMB_D), 3), 3)
         valleys = got[:, len(_COMB_LINES) :].reshape(n, 2, len(_COMB_D))
-        pair = np.where((lines > 2 * valleys).all(axis=1), lines.min(axis=1), 0.0)
-        return 10 * np.log10(pair.max(axis=1) / (kpow + EPS) + EPS)
+        pair = np.where(_all(lines > 2 * valleys, 1), _min(lines, 1), 0.0)
+        return 10 * np.log10(_max(pair, 1) / (kpow + EPS) + EPS)
 
     # -- decisions -------------------------------------------------------------
     def _frame_times(self, j: int) -> tuple[float, float]:

@@ -22,6 +22,8 @@ import numpy as np
 
 from companion.errors import ConfigError
 
+from .detector import _max, _sum
+
 HISTORY = 8  # frames the verifier sees (128 ms): the default, and what weights without a ``history`` were trained on
 SPAN = 32  # bins either side of the centre in the aligned patch (+-1 kHz)
 WINDOW = 24  # bins either side where the line itself is looked for (+-750 Hz)
@@ -114,26 +116,26 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
         at = _line_bins(n_bins)[centre]
     else:
         at = np.array([min(max(b, 2), n_bins - 3) for b in (2 * centre, centre // 2, 3 * centre // 2)])[:, None] + _LINE
-    lines = p.T[at].max(axis=1).sum(axis=1) / n
-    coarse = a[:, : GROUP * N_GROUPS].reshape(n, N_GROUPS, GROUP).sum(axis=2) / GROUP  # time x frequency, 5 bins a cell
-    wm = w.sum(axis=1) / w.shape[1]
-    mean = a.sum(axis=0) / n
-    row = mean[SPAN - WINDOW : SPAN + WINDOW + 1] - w.sum() / w.size  # w's columns are a's: the same sums of 8
+    lines = _sum(_max(p.T[at], 1), 1) / n
+    coarse = _sum(a[:, : GROUP * N_GROUPS].reshape(n, N_GROUPS, GROUP), 2) / GROUP  # time x frequency, 5 bins a cell
+    wm = _sum(w, 1) / w.shape[1]
+    mean = _sum(a, 0) / n
+    row = mean[SPAN - WINDOW : SPAN + WINDOW + 1] - _sum(w, None) / w.size  # w's columns are a's: the same sums of 8
     # A voice's harmonics: the row's autocorrelation at lags 2-16 over its energy.  np.correlate makes each
     # lag's sum with the same dot routine over the same elements as ``row[:-lag] @ row[lag:]`` did (bit for
     # bit on 20,000 random rows), in one call rather than 15.
     auto = np.correlate(row, row, "full")[len(row) - 1 :]
     comb = auto[2:17] / (auto[0] + 1e-6)
     wc = w - wm[:, None]
-    norms = np.sqrt(np.add.reduce(wc * wc, axis=1))  # np.linalg.norm's own formula, without its checks
-    steady = (wc[1:] * wc[:-1]).sum(axis=1) / (norms[1:] * norms[:-1] + 1e-6)
+    norms = np.sqrt(_sum(wc * wc, 1))  # np.linalg.norm's own formula, without its checks
+    steady = _sum(wc[1:] * wc[:-1], 1) / (norms[1:] * norms[:-1] + 1e-6)
     median = w.copy()  # np.partition's own copy, without its wrapper
     median.partition(WINDOW, axis=1)
-    peaky = w.max(axis=1) - median[:, WINDOW]  # the median of 2 * WINDOW + 1 bins
+    peaky = _max(w, 1) - median[:, WINDOW]  # the median of 2 * WINDOW + 1 bins
     return np.concatenate([
-        mean, a.max(axis=0), offsets, wm, coarse.ravel(), comb, steady, peaky,
+        mean, _max(a, 0), offsets, wm, coarse.ravel(), comb, steady, peaky,
         [*lines.tolist(),  # the float32 means as Python floats, as float() of each gave
-         float(p[:, :LOW_BINS].sum() / (n * LOW_BINS)), float(p[:, HIGH_BIN:].sum() / (n * (n_bins - HIGH_BIN))),
+         float(_sum(p[:, :LOW_BINS], None) / (n * LOW_BINS)), float(_sum(p[:, HIGH_BIN:], None) / (n * (n_bins - HIGH_BIN))),
          slope, offsets_std],
     ], dtype=np.float32)
 
