@@ -81,7 +81,7 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     Written for few numpy calls (it runs on every verifier attempt: a fifth of the combined detector's time),
     and bit for bit what the plain version gave (session 14; the verifier's weights are trained on these):
     ``x.sum(axis) / n`` is ``x.mean(axis)`` (numpy's mean is the same sum, divided; float32 divided in float64
-    and rounded is the float32 quotient), the same for the std, the norm and the median (the middle
+    and rounded to float32 is the float32 quotient), the same for the std, the norm and the median (the middle
     of an odd count), and zeros for np.pad.  Session 18 (each the same numbers, tested against the plain
     version): the patch copied out whole where it lies inside the spectrum (the zeros and the copy gave those
     bytes); the offsets looked up per argmax (the same float64 quotient); the offsets' std of an 8-frame patch
