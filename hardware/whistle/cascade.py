@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetector, _median
+from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetector, _any, _max, _median
 from .verifier import HISTORY, WINDOW, Verifier, patch_features
 
 BIN_HZ = RATE / N_FFT
@@ -106,6 +106,8 @@ class CascadeDetector(StreamDetector):
         self._threshold = p.threshold if p.threshold is not None else float(getattr(self.verifier, "threshold", 0.5))
         self.history = patch_frames(self.verifier)
         self._back = np.arange(1 - self.history, 1)  # the ring rows of the patch's frames up to frame j: (j + _back) % KEPT
+        self._back_rows = (np.arange(KEPT)[:, None] + self._back[None, :]) % KEPT  # those rows, by j % KEPT
+        self._ring_ahead = KEPT - self.history  # the most frames a block may write to the ring before it is decided
         self._elo, self._ehi = (round(h / BIN_HZ) for h in p.evidence_hz)
         self._w = round(p.half_width_hz / BIN_HZ)
         self._hw = max(1, round(p.harmonic_half_width_hz / BIN_HZ))
@@ -136,6 +138,15 @@ class CascadeDetector(StreamDetector):
         # block, up to 1e-5 dB) can never exit on a frame that passes.
         self._reach = slice(self._centres[0] - self._w - 1, self._centres[-1] + self._w + 2)
         self._line_product = 10 ** (3 * p.min_line_db / 10) * (1 - 1e-3)
+        # Session 18: the line test's bins as columns of the reach (its ratios + EPS, which the early exit makes).
+        self._line_cols = self._line_bins - self._reach.start
+        # Session 18: the excess's running sum in a kept array per block size and type, its zeros below the band
+        # written once (the sum never writes there).  Above the band it is flat: the harmonic windows' bounds are
+        # read at the band's top instead (the same numbers), so only a window reaching past it needs the copy.
+        self._harm_cols = np.minimum(self._harm_bounds, self._ehi)
+        self._cs_width = max(self._ehi + 1, self._win_hi.stop)
+        self._cs_kept: dict[tuple[int, np.dtype], np.ndarray] = {}
+        self._nothing_kept: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
         self.reset()
 
@@ -193,46 +204,58 @@ class CascadeDetector(StreamDetector):
         ratio = power / floor
         r = ratio[:, self._reach] + EPS
         if r.dtype != np.float64:
+            reach = None
             r = r.astype(np.float64)  # the first block's float32 ratios: a product of 3 could overflow float32
+        else:
+            reach = r  # the ratios + EPS at the line test's bins, as it takes them (not in the first block's float32)
         r = r.ravel()  # the frames end to end: one run of products (those across two frames only add maxima)
-        if (r[:-2] * r[1:-1] * r[2:]).max() < self._line_product:
+        if _max(r[:-2] * r[1:-1] * r[2:]) < self._line_product:
             # No 3 neighbouring bins the line test reads stand min_line_db over their floor on average (their
             # mean in dB is the log of this product over 3): no frame can pass (most blocks of a game).
             return self._nothing(len(power), ratio)
         # The excess's running sum over the spectrum (cs[:, j]: bins below j), zero below the evidence band and
         # flat above it: summed over the band only (adding the zeros outside changed no bit: x + 0.0 is x).
         # (float32 in the first block, whose floor is float32, as it was: the sum runs in its input's type.)
+        # Session 18: in a kept array whose zeros below the band are never written; what lies above the band's top
+        # is read there (``_harm_cols``, the total): a flat run's every column is that one's number.
         band = slice(self._elo, self._ehi)
         excess = np.maximum(power[:, band] - p.excess_factor * floor[band], 0.0)
-        cs = np.empty((len(power), power.shape[1] + 1), excess.dtype)
-        cs[:, : self._elo + 1] = 0.0
-        np.cumsum(excess, axis=1, out=cs[:, self._elo + 1 : self._ehi + 1])
-        cs[:, self._ehi + 1 :] = cs[:, self._ehi, None]
+        cs = self._cs_kept.get((len(power), excess.dtype))
+        if cs is None:
+            cs = self._cs_kept[(len(power), excess.dtype)] = np.zeros((len(power), self._cs_width), excess.dtype)
+        # (np.add.accumulate: what np.cumsum calls, without its wrappers, a third of its time on 4 frames)
+        np.add.accumulate(excess, axis=1, out=cs[:, self._elo + 1 : self._ehi + 1])
+        if self._cs_width > self._ehi + 1:
+            cs[:, self._ehi + 1 :] = cs[:, self._ehi, None]
         win = cs[:, self._win_hi] - cs[:, self._win_lo]
         i = win.argmax(axis=1)
         k = self._centres[i]
         rows = self._rows(len(power))
         # The three tests in turn, each only while some frame may still pass them all (the same numbers).
         # dB over the floor, 3 bins smoothed, at k-w..k+w: only the bins k-w-1..k+w+1 are read (the same
-        # log10 of the same ratios as over the whole spectrum before, elementwise).
-        over = 10 * np.log10(ratio[rows[:, None], self._line_bins[i]] + EPS)
+        # log10 of the same ratios as over the whole spectrum before, elementwise; session 18: after the first
+        # block, the very ratios + EPS the early exit made, gathered from its reach).
+        if reach is None:
+            over = 10 * np.log10(ratio[rows[:, None], self._line_bins[i]] + EPS)
+        else:
+            over = 10 * np.log10(reach[rows[:, None], self._line_cols[i]])
         lines = (over[:, :-2] + over[:, 1:-1] + over[:, 2:]) / 3
-        passes = lines.max(axis=1) >= p.min_line_db
-        if not passes.any():
+        passes = _max(lines, 1) >= p.min_line_db
+        if not _any(passes):
             return self._nothing(len(power), ratio)
-        g = cs[rows[:, None], self._harm_bounds[k]]
+        g = cs[rows[:, None], self._harm_cols[k]]
         harm = g[:, 0] - g[:, 1] + g[:, 2] - g[:, 3]  # the same sums in the same order as one term each
-        total = cs[:, -1] + EPS
+        total = cs[:, self._ehi] + EPS
         share = (win[rows, i] + harm) / total
         passes &= share >= p.min_share
-        if not passes.any():
+        if not _any(passes):
             return self._nothing(len(power), ratio)
         # The floor's window sums at the frames' centres only: the same dot product over the same 2w+1 bins as a
         # convolution over the whole spectrum made for each (its interior; no cumsum round-off).
         w, ones, kl = self._w, self._ones_w, k.tolist()
         sums = {c: np.dot(floor[c - w : c + w + 1], ones) for c in set(kl)}  # a block's frames share a few centres
         floor_w = np.array([sums[c] for c in kl])
-        pcs = np.cumsum(power[:, : self._sig_end], axis=1)  # a running sum: its first bins alone are the same
+        pcs = np.add.accumulate(power[:, : self._sig_end], axis=1)  # a running sum: its first bins alone are the same
         s = pcs[rows[:, None], self._sig_bounds[k]]
         sig = s[:, 0] - s[:, 1]
         snr = 10 * np.log10(sig / floor_w + EPS)
@@ -241,11 +264,15 @@ class CascadeDetector(StreamDetector):
         # the sidebands): the verifier's patch is aligned on it.
         return passes, k + lines.argmax(axis=1) - self._w, share, snr, ratio
 
-    @staticmethod
-    def _nothing(n: int, ratio: np.ndarray) -> tuple[np.ndarray, ...]:
-        """``evidence`` of a block where no frame passes."""
-        nothing = np.zeros(n, bool)
-        return nothing, np.zeros(n, int), nothing, nothing, ratio
+    def _nothing(self, n: int, ratio: np.ndarray) -> tuple[np.ndarray, ...]:
+        """``evidence`` of a block where no frame passes (its zeros kept per block size, read-only: no one writes them)."""
+        kept = self._nothing_kept.get(n)
+        if kept is None:
+            kept = self._nothing_kept[n] = (np.zeros(n, bool), np.zeros(n, int))
+            for a in kept:
+                a.flags.writeable = False
+        nothing, centres = kept
+        return nothing, centres, nothing, nothing, ratio
 
     def _rows(self, n: int) -> np.ndarray:
         rows = self._rows_cache.get(n)
@@ -260,7 +287,7 @@ class CascadeDetector(StreamDetector):
         out: list[Detection] = []
         if ratio.dtype != np.float64:
             self._single_until = first + len(power)
-        if not self._quiet and not self._pool and not passes.any():
+        if not self._quiet and not self._pool and not _any(passes):
             # Nothing pooled, nothing to pool, no quiet period: the loop below would only fill the ring and
             # clear the episode, frame by frame (most blocks of a game); the same, at once.
             n = min(len(power), KEPT)  # a longer block's last KEPT frames (each ring row once)
@@ -270,9 +297,17 @@ class CascadeDetector(StreamDetector):
         refractory = round(p.refractory_s * RATE / HOP)
         # Python values for the loop (the same numbers: numpy scalars cost more to index and compare)
         passes_l, k_l = passes.tolist(), k.tolist()
+        # The ring (put in time order, and in dB, only when the verifier asks) takes the block's frames at once when
+        # they overwrite none that an ask in the loop reads (session 18): an ask at frame j reads frames j - history
+        # + 1 .. j, and the block's n frames replace frames first + n - 1 - KEPT and older; the rows of frames after
+        # j, written early, are read by no ask at j.
+        whole = len(power) <= self._ring_ahead
+        if whole:
+            self._hist[(first + self._rows(len(power))) % KEPT] = ratio
         for i in range(len(power)):
             j = first + i
-            self._hist[j % KEPT] = ratio[i]  # a ring: put in time order (and in dB) only when the verifier asks
+            if not whole:
+                self._hist[j % KEPT] = ratio[i]
             if self._pool:
                 self._pool = [e for e in self._pool if e[0] > j - p.pool_frames]
             ok, ki = passes_l[i], k_l[i]
@@ -344,7 +379,7 @@ class CascadeDetector(StreamDetector):
     def _as_trained(self, hist: np.ndarray, centre: int) -> np.ndarray:
         """A loud blow's patch with its own breath taken as the floor (CascadeParams.loud_db)."""
         p = self.params
-        if float(hist[:, max(0, centre - WINDOW) : centre + WINDOW + 1].max()) <= p.loud_db:
+        if float(_max(hist[:, max(0, centre - WINDOW) : centre + WINDOW + 1], None)) <= p.loud_db:
             return hist
         lifted = float(np.median(hist))  # the whole spectrum's lift: the line and its sidebands are a few bins of it
         return hist - np.float32(lifted - p.breath_db) if lifted > p.breath_db else hist
@@ -352,6 +387,15 @@ class CascadeDetector(StreamDetector):
     def _ordered(self, j: int, n: int | None = None) -> np.ndarray:
         """The patch's frames' (or the last ``n``) spectra up to frame j in dB over the floor (float32), oldest first,
         frame j last."""
+        if n is None and j + 1 - self.history >= self._single_until:
+            # The patch of every ask after the first block (session 18: its rows from a table, the sum, the log and the
+            # product in place; the product written straight into float32, the cast astype made of the same float64
+            # product, as the ufunc's loop is chosen by its inputs, not its output).
+            ratio = self._hist[self._back_rows[j % KEPT]]
+            np.add(ratio, EPS, out=ratio)
+            over = np.empty(ratio.shape, np.float32)
+            np.multiply(10, np.log10(ratio, out=ratio), out=over)
+            return over
         frames = j + (self._back if n is None else np.arange(1 - n, 1))
         ratio = self._hist[frames % KEPT]
         over = 10 * np.log10(ratio + EPS)

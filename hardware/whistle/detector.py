@@ -68,6 +68,10 @@ _COMB_VALLEYS = np.concatenate([s * ((_COMB_D + 1) // 2) for s in (-1, 1)])
 _PEAK = np.arange(-PEAK_HALF_WIDTH, PEAK_HALF_WIDTH + 1)
 _NEAR = np.arange(-1, 2)
 _SUB_COLS = len(_PEAK) + 3 * np.arange(len(_DIVISORS))  # where each sub's 3 bins start in features()' gather
+_SUB_BITS = 1 << np.arange(len(_DIVISORS))  # a frame's sub-harmonic lines as one number (bit d: k/(d+2) is a line)
+# For each such number, which the fundamental is: 0 the peak bin itself, d + 1 its k/(d+2), the lowest line's
+_FUND_CHOICE = np.array([max((d + 1 for d in range(len(_DIVISORS)) if c >> d & 1), default=0)
+                         for c in range(1 << len(_DIVISORS))])
 # A weak frame this close after the last one of a reported sound still belongs to it
 # (128 ms: shorter than the 0.3 s refractory, so a lone frame at its end cannot renew it).
 QUIET_FOLLOW_FRAMES = 8
@@ -77,12 +81,26 @@ _QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
 
 WINDOW = np.hanning(N_FFT).astype(np.float32)  # the STFT's window, as every detector takes it
 
+# The reductions ndarray.sum, .max, .min, .any and .all call, through a Python wrapper (numpy's ``_methods``) that costs
+# a tenth of a microsecond a call, a sixth of a small one's time; the hot paths call them directly (session 18: the
+# same calls; .any and .all pass a bool dtype, the one these reductions of bool arrays take anyway).  Without an axis
+# the methods reduce every axis: ``axis=None`` is written out (the reductions' own default is axis 0).
+_sum, _max, _min = np.add.reduce, np.maximum.reduce, np.minimum.reduce
+_any, _all = np.logical_or.reduce, np.logical_and.reduce
+
 
 def _median(xs: list[float]) -> float:
     """np.median of a few numbers, without its per-call cost (the decision loop asks every frame)."""
     s = sorted(xs)
     m = len(s) // 2
     return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+
+
+def _elsewhere(wb: np.ndarray, f: int, kk: int) -> np.ndarray:
+    """Which of the wide range's bins ``wb`` count as "elsewhere" for a peak at bin ``kk`` with its fundamental at
+    bin ``f``: away from the peak and from the fundamental's multiples (session 4's dominance test)."""
+    rem = wb % f
+    return ((rem > 3) & (f - rem > 3) | (wb < f - 3)) & (np.abs(wb - kk) > NEAR_BINS)
 
 
 def _centred(n: int) -> np.ndarray:
@@ -165,7 +183,7 @@ class StreamDetector:
             raise ValueError(f"the detector runs at {RATE} Hz; resample first (got {rate})")
         self.attribute = attribute
 
-    _steps: ClassVar[dict[tuple[int, float, float], tuple[float, float]]] = {}  # the floor's (rise, fall) step per block size
+    _steps: ClassVar[dict[tuple[int, float, float], np.ndarray]] = {}  # the floor's [fall, rise] step per block size
     _buf: np.ndarray
     _samples: int
     _frame: int
@@ -217,17 +235,20 @@ class StreamDetector:
         if cached[0] is power:
             level = cached[1]
         else:
-            level = np.log(power.sum(axis=0) / n + EPS)  # the mean, without np.mean's per-call cost
+            level = np.log(_sum(power, 0) / n + EPS)  # the mean, without np.mean's per-call cost
             StreamDetector._level_cache = (power, level)
         steps = self._steps.get((n, rise_s, fall_s))
         if steps is None:
             dt = n * HOP / RATE
-            steps = self._steps[(n, rise_s, fall_s)] = (1 - math.exp(-dt / rise_s), 1 - math.exp(-dt / fall_s))
+            steps = self._steps[(n, rise_s, fall_s)] = np.array([1 - math.exp(-dt / fall_s), 1 - math.exp(-dt / rise_s)])
+            steps.flags.writeable = False  # shared by every detector; take() copies
         log_noise = np.log(self._noise)
         over = level - log_noise
         # over > 0 exactly where level > log_noise (a difference of floats is 0 only when they are equal; an
-        # infinity or a nan fails both), one subtraction fewer than comparing and then subtracting (session 16)
-        return log_noise, over, np.where(over > 0, *steps)
+        # infinity or a nan fails both), one subtraction fewer than comparing and then subtracting (session 16); each
+        # bin's step taken from [fall, rise] by that comparison's 0 or 1 (session 18: the same float64 numbers as
+        # np.where gave from the two Python floats, a third cheaper)
+        return log_noise, over, steps.take((over > 0).view(np.uint8))
 
 
 @dataclass(frozen=True)
@@ -411,6 +432,12 @@ class WhistleDetector(StreamDetector):
             [np.broadcast_to(_PEAK, (len(band_k), len(_PEAK))),
              (self._subs[band_k][:, :, None] + _NEAR).reshape(len(band_k), -1) - band_k[:, None]], axis=1)
         self._gather_index = band_k[:, None] + self._gather_offsets  # the same bins, absolute (one call less)
+        # The fundamental for every peak bin k and set of sub-harmonic lines (``_SUB_BITS``): the lowest line's, the
+        # largest divisor that fits, else k itself (session 18: one lookup for an argmax, a flip, an any and a where).
+        self._fund_of = np.concatenate([ks[:, None], self._subs], axis=1)[:, _FUND_CHOICE]
+        # _keep's rows for every band bin and choice of fundamental, once needed (none where a fundamental can be bin 0)
+        self._keep_of: np.ndarray | None = None
+        self._keep_tabled = bool(self._subs[self._klo : self._khi + 1].min() >= 1)
         self._h2_index = np.concatenate([ks[:, None], np.minimum(2 * ks, n_bins - 2)[:, None] + _NEAR], axis=1)
         self._comb_index = np.clip(ks[:, None] + np.concatenate([_COMB_LINES, _COMB_VALLEYS])[None, :], 0, n_bins - 1)
         self._on_snr_ratio = 10 ** (p.on_snr_db / 10)
@@ -456,7 +483,7 @@ class WhistleDetector(StreamDetector):
         # just reported (its weak frames then extend the refractory period).
         busy = self._blow is not None or first * HOP / RATE < self._quiet_until
         feats = self.features(power, full=busy, lazy=self._blow is None)
-        detections = self._decide(feats, first, self.time) if feats["weak"].any() or self._blow else []
+        detections = self._decide(feats, first, self.time) if _any(feats["weak"]) or self._blow else []
         self._track_noise(power)
         return detections
 
@@ -474,7 +501,7 @@ class WhistleDetector(StreamDetector):
         """
         n = len(power)
         rows = self._rows(n)
-        if not full and not (power[:, self._ext] >= self._noise[self._ext] * self._on_snr_ratio).any():
+        if not full and not _any(power[:, self._ext] >= self._noise[self._ext] * self._on_snr_ratio, None):
             # A strong frame needs its peak's 5 bins 12 dB over their floor, so one of them at
             # least that far over its own: no such bin near the band, no frame can start a blow.
             return self._nothing(n)
@@ -485,37 +512,41 @@ class WhistleDetector(StreamDetector):
         at = self._gather_index[kb]
         g = power[rows, at]
         kpow = g[:, PEAK_HALF_WIDTH]
-        peak = g[:, : len(_PEAK)].sum(axis=1)
-        floor = self._noise[at[:, : len(_PEAK)]].sum(axis=1)
+        peak = _sum(g[:, : len(_PEAK)], 1)
+        floor = _sum(self._noise[at[:, : len(_PEAK)]], 1)
         if not full:
             snr_ok = peak >= floor * self._on_snr_ratio
-            if not snr_ok.any():
+            if not _any(snr_ok):
                 return self._nothing(n)
-        median = np.partition(band, band.shape[1] // 2, axis=1)[:, band.shape[1] // 2]
+        median = band.copy()  # np.partition's own copy and partition, without its wrapper
+        median.partition(band.shape[1] // 2, axis=1)
+        median = median[:, band.shape[1] // 2]
         spread = (2 * PEAK_HALF_WIDTH + 1) * median + EPS  # the peak's bins were they the band's median
-        if not full and not (snr_ok & (peak >= spread * self._on_tonality_ratio)).any():
+        if not full and not _any(snr_ok & (peak >= spread * self._on_tonality_ratio)):
             return self._nothing(n)
         # Harmonic check: a line at k/2, k/3 or k/4 that is itself tonal (well above
         # the band's median) and not too far below the peak makes k a harmonic
         # of it: toy whistles often sound their 2nd harmonic loudest.
         subs = g[:, len(_PEAK) :].reshape(n, len(_DIVISORS), 3)
-        sub = subs.max(axis=2)
-        is_line = (sub >= (kpow * self._sub_ratio)[:, None]) & (sub >= (SUB_LINE_OVER_MEDIAN * median)[:, None])
-        if self._sub_floor_ratio and is_line.any():  # (no line: nothing to choose; session 17's cost, mostly saved)
+        sub = _max(subs, 2)
+        # (over both thresholds: over the larger, the same float32 products compared; a nan fails either way)
+        is_line = sub >= np.maximum(kpow * self._sub_ratio, SUB_LINE_OVER_MEDIAN * median)[:, None]
+        if self._sub_floor_ratio and _any(is_line, None):  # (no line: nothing to choose; session 17's cost, mostly saved)
             # Session 17 (sub_over_floor_db): the lines whose loudest bin also stands over that bin's own floor
             # (a new sound, as a toy's true fundamental is; the hall's steady crowd is not) are believed first;
             # only where none does are all the lines read as before.
             loudest = at[rows, subs.argmax(axis=2) + _SUB_COLS]  # each sub's loudest bin
             new = is_line & (sub >= self._noise[loudest] * self._sub_floor_ratio)
-            is_line = np.where(new.any(axis=1)[:, None], new, is_line)
-        # The lowest such line is the fundamental (the largest divisor that fits).
-        last = len(_DIVISORS) - 1 - np.argmax(is_line[:, ::-1], axis=1)
-        fund = np.where(is_line.any(axis=1), self._subs[k, last], k)  # k/2, k/3 or k/4
+            is_line = np.where(_any(new, 1)[:, None], new, is_line)
+        # The lowest such line is the fundamental (the largest divisor that fits): k/2, k/3 or k/4, else k.
+        code = is_line.dot(_SUB_BITS)
+        fund = self._fund_of[k, code]
         # Dominance: the peak bin against the band away from the peak and
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
         # a vowel's loudest harmonics lie below a band that starts at 800 Hz.
-        wide = power[:, self._wide] * self._keep(fund, k)
+        table = self._keep_table()
+        wide = power[:, self._wide] * (self._keep(fund, k) if table is None else table[kb, _FUND_CHOICE[code]])
         if self.params.low_line_db:
             # Lines more than an octave under a high fundamental count low_line_db less (DetectorParams).
             low = (self._wide_bins < fund[:, None] * self.params.low_under) & (fund >= self._low_above)[:, None]
@@ -523,17 +554,17 @@ class WhistleDetector(StreamDetector):
             # Strong only thanks to the handicap: session 4 would have failed its dominance.
             lowed = kpow < (wide.max(axis=1) + EPS) * self._on_dom_ratio
         else:
-            other = wide.max(axis=1) + EPS
-            lowed = np.zeros(n, bool)
+            other = _max(wide, 1) + EPS
+            lowed = self._none(n)
         with np.errstate(divide="ignore"):
             # frames down the columns (np.array of the rows is np.stack's copy without its per-call checks)
             db = 10 * np.log10(np.array([peak / spread, kpow / other, peak / (floor + EPS), peak]).T + EPS)
         measures = db[:, :3]
         in_band = fund >= self._klo
-        weak_any = (measures >= self._off).all(axis=1)
-        strong = in_band & (measures >= self._on).all(axis=1)
+        weak_any = _all(measures >= self._off, 1)
+        strong = in_band & _all(measures >= self._on, 1)
         weak = in_band & weak_any
-        if lazy and not weak.any():
+        if lazy and not _any(weak):
             return {"strong": strong, "weak": weak}
         # Parabolic interpolation of the peak on log power: sub-bin pitch for signatures.
         lg = np.log(g[:, PEAK_HALF_WIDTH - 1 : PEAK_HALF_WIDTH + 2] + EPS)
@@ -543,13 +574,13 @@ class WhistleDetector(StreamDetector):
         fund_hz = (k + delta) * (RATE / N_FFT) * fund / k
         voice = self._comb(power, k, kpow)
         h = power[rows, self._h2_index[fund]]
-        h2 = 10 * np.log10((h[:, 1:].sum(axis=1) + EPS) / (h[:, 0] + EPS))
+        h2 = 10 * np.log10((_sum(h[:, 1:], 1) + EPS) / (h[:, 0] + EPS))
         return {
             "hz": fund_hz,
             "tonality": measures[:, 0],
             "dominance": measures[:, 1],
             "snr": measures[:, 2],
-            "margin": (measures - self._on).min(axis=1),
+            "margin": _min(measures - self._on, 1),
             "strong": strong,
             "weak": weak,
             "h2": h2,
@@ -567,10 +598,41 @@ class WhistleDetector(StreamDetector):
             rows = self._rows_cache[n] = np.arange(n)[:, None]
         return rows
 
-    @staticmethod
-    def _nothing(n: int) -> dict[str, np.ndarray]:
-        nothing = np.zeros(n, bool)
+    _nothing_kept: ClassVar[dict[int, np.ndarray]] = {}
+
+    @classmethod
+    def _none(cls, n: int) -> np.ndarray:
+        """``n`` frames' False (session 18: kept per block size, read-only: no one writes them)."""
+        nothing = cls._nothing_kept.get(n)
+        if nothing is None:
+            nothing = cls._nothing_kept[n] = np.zeros(n, bool)
+            nothing.flags.writeable = False
+        return nothing
+
+    @classmethod
+    def _nothing(cls, n: int) -> dict[str, np.ndarray]:
+        nothing = cls._none(n)
         return {"strong": nothing, "weak": nothing}
+
+    _keep_tables: ClassVar[dict[tuple[int, int], np.ndarray]] = {}
+
+    def _keep_table(self) -> np.ndarray | None:
+        """``_keep``'s row for every peak bin of the band (by its index in the band) and choice of fundamental (the
+        bin itself, its k/2, k/3 or k/4: ``_FUND_CHOICE``): the same formula, once per band for all detectors
+        (session 18: one gather a block for a loop over its frames and their stacking).  None for a band so low
+        that a fundamental may be bin 0 (``_keep`` then, frame by frame, as before)."""
+        if self._keep_of is None and self._keep_tabled:
+            key = (self._klo, self._khi)
+            table = WhistleDetector._keep_tables.get(key)
+            if table is None:
+                wb = self._wide_bins[0]
+                k = np.arange(self._klo, self._khi + 1)
+                funds = np.concatenate([k[:, None], self._subs[k]], axis=1)
+                table = np.array([[_elsewhere(wb, f, kk) for f in fs] for fs, kk in zip(funds.tolist(), k.tolist(), strict=True)])
+                table.flags.writeable = False
+                WhistleDetector._keep_tables[key] = table
+            self._keep_of = table
+        return self._keep_of
 
     def _keep(self, fund: np.ndarray, k: np.ndarray) -> np.ndarray:
         """Per frame, the bins of the wide range that count as "elsewhere": away from the peak k
@@ -579,9 +641,7 @@ class WhistleDetector(StreamDetector):
         for f, kk in zip(fund.tolist(), k.tolist(), strict=True):
             m = self._keep_cache.get((f, kk))
             if m is None:
-                wb = self._wide_bins[0]
-                rem = wb % f
-                m = ((rem > 3) & (f - rem > 3) | (wb < f - 3)) & (np.abs(wb - kk) > NEAR_BINS)
+                m = _elsewhere(self._wide_bins[0], f, kk)
                 if len(self._keep_cache) < 20_000:
                     self._keep_cache[(f, kk)] = m
             rows.append(m)
@@ -598,10 +658,10 @@ class WhistleDetector(StreamDetector):
         """
         n = len(power)
         got = power[self._rows(n), self._comb_index[k]]  # the lines' bins, then the valleys' (one gather)
-        lines = got[:, : len(_COMB_LINES)].reshape(n, 2, len(_COMB_D), 3).max(axis=3)
+        lines = _max(got[:, : len(_COMB_LINES)].reshape(n, 2, len(_COMB_D), 3), 3)
         valleys = got[:, len(_COMB_LINES) :].reshape(n, 2, len(_COMB_D))
-        pair = np.where((lines > 2 * valleys).all(axis=1), lines.min(axis=1), 0.0)
-        return 10 * np.log10(pair.max(axis=1) / (kpow + EPS) + EPS)
+        pair = np.where(_all(lines > 2 * valleys, 1), _min(lines, 1), 0.0)
+        return 10 * np.log10(_max(pair, 1) / (kpow + EPS) + EPS)
 
     # -- decisions -------------------------------------------------------------
     def _frame_times(self, j: int) -> tuple[float, float]:

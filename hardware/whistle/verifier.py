@@ -14,12 +14,15 @@ gives the probability.  CI never trains; the Pi needs numpy only.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 
 from companion.errors import ConfigError
+
+from .detector import _max, _sum
 
 HISTORY = 8  # frames the verifier sees (128 ms): the default, and what weights without a ``history`` were trained on
 SPAN = 32  # bins either side of the centre in the aligned patch (+-1 kHz)
@@ -51,6 +54,25 @@ MIN_HISTORY = 3  # the fewest frames a patch may have (a slope and a steadiness 
 _T = np.arange(HISTORY) - (HISTORY - 1) / 2  # frame times about the middle, for the pitch's slope
 _TT = float(_T @ _T)
 _LINE = np.arange(-2, 3)
+_OFFSETS = (np.arange(2 * WINDOW + 1) - WINDOW) / WINDOW  # the line's offset from the centre for each argmax in w
+_LINE_BINS: dict[int, np.ndarray] = {}  # per spectrum length: for each centre, the 5 bins at 2x, 1/2 and 3/2 of it
+
+
+def _line_bins(n_bins: int) -> np.ndarray:
+    """For every centre c of an ``n_bins`` spectrum, the bins of its lines at 2c, c // 2 and 3c // 2 (each kept 2 bins
+    inside the spectrum) +- 2, as (n_bins, 3, 5)."""
+    table = _LINE_BINS.get(n_bins)
+    if table is None:
+        c = np.arange(n_bins)
+        ks = np.stack([2 * c, c // 2, 3 * c // 2], axis=1)
+        table = _LINE_BINS[n_bins] = np.minimum(np.maximum(ks, 2), n_bins - 3)[:, :, None] + _LINE
+    return table
+
+
+def _sum8(x: list[float]) -> float:
+    """The sum of 8 float64s as numpy sums a contiguous 8-element run (its pairwise unrolling: 8 partial sums,
+    then pairs of pairs); ``test_patch_features_are_the_plain_formulas_bit_for_bit`` holds it to numpy's."""
+    return ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]))
 
 
 def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
@@ -60,44 +82,62 @@ def patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     and bit for bit what the plain version gave (session 14; the verifier's weights are trained on these):
     ``x.sum(axis) / n`` is ``x.mean(axis)`` (numpy's mean is the same sum, divided; float32 divided in float64
     and rounded to float32 is the float32 quotient), the same for the std, the norm and the median (the middle
-    of an odd count), and zeros for np.pad."""
+    of an odd count), and zeros for np.pad.  Session 18 (each the same numbers, tested against the plain
+    version): the patch copied out whole where it lies inside the spectrum (the zeros and the copy gave those
+    bytes); the offsets looked up per argmax (the same float64 quotient); the offsets' std of an 8-frame patch
+    in Python floats (numpy's own pairwise order for 8 values, ``_sum8``; ``math.sqrt`` and numpy's are both the
+    correctly rounded root); the three lines' bins from a table per centre (the same clipped bins), gathered from
+    the transposed patch, so that each line's 8 frame maxima are already a contiguous row to sum; the window's
+    column means taken from the patch's (the same column sums: row by row, in order); the output cast to float32
+    by the concatenation itself (the same cast as ``astype``)."""
     n, n_bins = hist.shape
     p = np.minimum(np.maximum(hist, -10.0), 40.0) / 10.0
-    # The patch centre +-SPAN, zeros beyond the spectrum (what np.pad gave).
-    a = np.zeros((n, 2 * SPAN + 1), p.dtype)
-    lo, hi = max(0, centre - SPAN), min(n_bins, centre + SPAN + 1)
-    a[:, lo - centre + SPAN : hi - centre + SPAN] = p[:, lo:hi]
+    if SPAN <= centre < n_bins - SPAN:
+        a = p[:, centre - SPAN : centre + SPAN + 1].copy()
+    else:  # the patch centre +-SPAN, zeros beyond the spectrum (what np.pad gave)
+        a = np.zeros((n, 2 * SPAN + 1), p.dtype)
+        lo, hi = max(0, centre - SPAN), min(n_bins, centre + SPAN + 1)
+        a[:, lo - centre + SPAN : hi - centre + SPAN] = p[:, lo:hi]
     w = a[:, SPAN - WINDOW : SPAN + WINDOW + 1]
-    offsets = (w.argmax(axis=1) - WINDOW) / WINDOW
+    offsets = _OFFSETS[w.argmax(axis=1)]
     if n == HISTORY:
-        slope = float(offsets @ _T / _TT)
+        slope = float(offsets.dot(_T) / _TT)  # the dot routine ``@`` calls for two vectors
+        o = offsets.tolist()
+        mean = _sum8(o) / n
+        offsets_std = math.sqrt(_sum8([(v - mean) * (v - mean) for v in o]) / n)
     else:
         t = np.arange(n) - (n - 1) / 2
         slope = float(offsets @ t / (t @ t))
-    d = offsets - offsets.sum() / n
-    offsets_std = float(np.sqrt((d * d).sum() / n))
+        d = offsets - offsets.sum() / n
+        offsets_std = float(np.sqrt((d * d).sum() / n))
     # The strongest of 5 bins at 2x, 1/2 and 3/2 the centre, frame by frame, then each one's mean over frames
     # (each row contiguous, as the 1-D mean summed it).
-    ks = np.array([min(max(b, 2), n_bins - 3) for b in (2 * centre, centre // 2, 3 * centre // 2)])  # Python ints
-    lines = np.ascontiguousarray(p[:, ks[:, None] + _LINE].max(axis=2).T).sum(axis=1) / n
-    coarse = a[:, : GROUP * N_GROUPS].reshape(n, N_GROUPS, GROUP).sum(axis=2) / GROUP  # time x frequency, 5 bins a cell
-    wm = w.sum(axis=1) / w.shape[1]
-    row = w.sum(axis=0) / n - w.sum() / w.size
+    if 0 <= centre < n_bins and n_bins >= 5:
+        at = _line_bins(n_bins)[centre]
+    else:
+        at = np.array([min(max(b, 2), n_bins - 3) for b in (2 * centre, centre // 2, 3 * centre // 2)])[:, None] + _LINE
+    lines = _sum(_max(p.T[at], 1), 1) / n
+    coarse = _sum(a[:, : GROUP * N_GROUPS].reshape(n, N_GROUPS, GROUP), 2) / GROUP  # time x frequency, 5 bins a cell
+    wm = _sum(w, 1) / w.shape[1]
+    mean = _sum(a, 0) / n
+    row = mean[SPAN - WINDOW : SPAN + WINDOW + 1] - _sum(w, None) / w.size  # w's columns are a's: the same sums of 8
     # A voice's harmonics: the row's autocorrelation at lags 2-16 over its energy.  np.correlate makes each
     # lag's sum with the same dot routine over the same elements as ``row[:-lag] @ row[lag:]`` did (bit for
     # bit on 20,000 random rows), in one call rather than 15.
     auto = np.correlate(row, row, "full")[len(row) - 1 :]
     comb = auto[2:17] / (auto[0] + 1e-6)
     wc = w - wm[:, None]
-    norms = np.sqrt(np.add.reduce(wc * wc, axis=1))  # np.linalg.norm's own formula, without its checks
-    steady = (wc[1:] * wc[:-1]).sum(axis=1) / (norms[1:] * norms[:-1] + 1e-6)
-    peaky = w.max(axis=1) - np.partition(w, WINDOW, axis=1)[:, WINDOW]  # the median of 2 * WINDOW + 1 bins
+    norms = np.sqrt(_sum(wc * wc, 1))  # np.linalg.norm's own formula, without its checks
+    steady = _sum(wc[1:] * wc[:-1], 1) / (norms[1:] * norms[:-1] + 1e-6)
+    median = w.copy()  # np.partition's own copy, without its wrapper
+    median.partition(WINDOW, axis=1)
+    peaky = _max(w, 1) - median[:, WINDOW]  # the median of 2 * WINDOW + 1 bins
     return np.concatenate([
-        a.sum(axis=0) / n, a.max(axis=0), offsets, wm, coarse.ravel(), comb, steady, peaky,
+        mean, _max(a, 0), offsets, wm, coarse.ravel(), comb, steady, peaky,
         [*lines.tolist(),  # the float32 means as Python floats, as float() of each gave
-         float(p[:, :LOW_BINS].sum() / (n * LOW_BINS)), float(p[:, HIGH_BIN:].sum() / (n * (n_bins - HIGH_BIN))),
+         float(_sum(p[:, :LOW_BINS], None) / (n * LOW_BINS)), float(_sum(p[:, HIGH_BIN:], None) / (n * (n_bins - HIGH_BIN))),
          slope, offsets_std],
-    ]).astype(np.float32)
+    ], dtype=np.float32)
 
 
 class Verifier:

@@ -236,13 +236,16 @@ def _plain_share_and_snr(det: CascadeDetector, power: np.ndarray, floor: np.ndar
     return share, snr
 
 
+@pytest.mark.parametrize("band_hz", [CascadeParams().band_hz, (1000.0, 7000.0)])
 @pytest.mark.parametrize("single", [False, True])
-def test_stage_one_sums_over_the_band_only_equal_the_whole_spectrums(single):
+def test_stage_one_sums_over_the_band_only_equal_the_whole_spectrums(single, band_hz):
     """Session 16: the excess summed over the evidence band only, the floor's window sums at the frames' centres
     only and the power's running sum up to the last bin read give, bit for bit, what the sums over the whole
     spectrum gave (a line in every frame, so that the share and the SNR are measured; the first block's float32
-    floor too)."""
-    det = CascadeDetector(CascadeParams(min_share=0.0, min_snr_db=-200.0))
+    floor too).  Session 18: the running sum kept from block to block, read at the band's top for what lies above
+    it (a widened band's windows reach past that top: the one case that copies it there)."""
+    det = CascadeDetector(CascadeParams(band_hz=band_hz, min_share=0.0, min_snr_db=-200.0))
+    assert (det._cs_width > det._ehi + 1) == (band_hz[1] > 6000)
     rng = np.random.default_rng(5)
     for _ in range(300):
         n = int(rng.integers(1, 9))
@@ -276,6 +279,33 @@ def test_the_pool_keeps_each_frames_spectrum_and_floor_as_they_were():
                 then[frame] = (spec.copy(), kept.copy())
             assert np.array_equal(spec, then[frame][0]) and np.array_equal(kept, then[frame][1])
     assert len(found) == 2 and len(then) > 6
+
+
+class _Patches:
+    """A verifier that keeps every patch's features it is shown (bytes) and says yes to the 9th and 10th of every 11."""
+
+    def __init__(self) -> None:
+        self.seen: list[bytes] = []
+
+    def __call__(self, x: np.ndarray) -> float:
+        self.seen.append(x.tobytes())
+        return float(len(self.seen) % 11 in (9, 10))
+
+
+def test_a_block_written_to_the_ring_at_once_gives_every_ask_the_frames_written_one_by_one():
+    """Session 18: a block of up to KEPT - history frames is written to the ring before its frames are decided; the
+    asks (a lockout's re-asks among them) and the report's h2 must read what frame-by-frame writing gave them, in
+    64 ms blocks and in longer ones."""
+    x = ta.in_room(ta.tone(2500, 2.0, amp=0.1), length=6.0)  # turned down, locked out, asked again
+    ta.place(x, ta.tone(3200, 0.6, amp=0.1), 3.5)
+    ta.place(x, ta.trill(2800, 0.6), 4.6)  # reported
+    for block in (1024, 2048, 4000):
+        ahead, one_by_one = _Patches(), _Patches()
+        det, ref = CascadeDetector(verifier=ahead), CascadeDetector(verifier=one_by_one)
+        ref._ring_ahead = 0  # every frame written as it is decided
+        got, want = detect(x, det, block), detect(x, ref, block)
+        assert len(ahead.seen) > 20 and ahead.seen == one_by_one.seen, block
+        assert got == want and got, block
 
 
 # -- session 17: a sound the verifier turned down is asked again (CascadeParams.reask) ------------

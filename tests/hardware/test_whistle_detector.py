@@ -496,3 +496,32 @@ def test_voices_and_roosters_stay_refused_with_the_sub_floor(shared_data):
     for x in sounds:
         assert detect(x, WhistleDetector(SUB_FLOOR)) == []
         assert detect(x, Profile(overrides={"sub_over_floor_db": 20.0}).detector("combined")) == []
+
+
+def test_the_fundamental_table_is_the_lowest_sub_harmonic_line():
+    """Session 18: the fundamental is looked up by peak bin and set of sub-harmonic lines (bit d: k/(d+2)); it must be
+    what the argmax of the lines reversed, their any and a where gave, for every bin and every set."""
+    det = WhistleDetector()
+    n_bins = N_FFT // 2 + 1
+    for code in range(8):
+        is_line = np.array([[bool(code >> d & 1) for d in range(3)]] * n_bins)
+        k = np.arange(n_bins)
+        last = 2 - np.argmax(is_line[:, ::-1], axis=1)
+        want = np.where(is_line.any(axis=1), det._subs[k, last], k)
+        assert np.array_equal(det._fund_of[k, is_line @ (1 << np.arange(3))], want), code
+
+
+@pytest.mark.parametrize("band_hz", [DetectorParams().band_hz, (100.0, 7000.0), (40.0, 6000.0)])
+def test_the_elsewhere_table_is_the_frame_by_frame_rows(band_hz):
+    """Session 18: the dominance test's "elsewhere" rows come from a table per band (peak bin, choice of fundamental);
+    each row must be ``_keep``'s for that peak and fundamental.  A band so low that a fundamental may be bin 0 keeps
+    the frame-by-frame rows."""
+    det = WhistleDetector(DetectorParams(band_hz=band_hz))
+    table = det._keep_table()
+    if band_hz[0] < 62.5:
+        assert table is None
+        return
+    k = np.arange(det._klo, det._khi + 1)
+    for choice in range(4):
+        fund = k if choice == 0 else det._subs[k, choice - 1]
+        assert np.array_equal(table[:, choice], det._keep(fund, k)), choice
