@@ -540,7 +540,7 @@ def test_a_fundamental_read_in_a_blow_holds_through_it():
     """Session 18 (sub_hold_db): the toy's fundamental swings about the floor test's 20 dB; without the hold its frames
     flip between 687.5 Hz and the 1,375 Hz harmonic, which fails, and the blow is lost.  With it, a frame that loses
     the blow is read again at the blow's fundamental, a line 14 dB or more over its floor: every frame reads 687.5 Hz."""
-    assert DetectorParams().sub_hold_db == 0.0  # off until judged (docs/whistle.md, session 18)
+    assert DetectorParams().sub_hold_db == 0.0  # off: judged on seed 24, not kept (docs/whistle.md, session 18)
     x = flipping_toy()
     blow = lambda det: [(hz, weak) for j, hz, weak in det.read if 2.0 <= j * HOP / RATE <= 2.45]  # noqa: E731
     off = _Readings(DetectorParams(**LISTEN, sub_over_floor_db=20.0))
