@@ -537,13 +537,18 @@ def reask_default(n: int, frames: int | None = None) -> None:
     print(f"cascade: CascadeParams.reask = {n}, reask_frames = {every}")
 
 
-def sub_over_floor_default(db: float) -> None:
-    """Session 4's ``DetectorParams.sub_over_floor_db = db`` (session 17's sub-harmonic candidate); this module's
-    tables build it by name too."""
+def detector_default(**fields: float) -> None:
+    """Session 4's ``DetectorParams`` with ``fields`` as its defaults (session 17's ``sub_over_floor_db``, session 18's
+    ``sub_hold_db``); this module's tables build it by name too."""
     import hardware.whistle.detector as hd
 
-    param_default([hd, sys.modules[__name__]], "DetectorParams", sub_over_floor_db=float(db))
-    print(f"session 4's detector: DetectorParams.sub_over_floor_db = {db:g}")
+    param_default([hd, sys.modules[__name__]], "DetectorParams", **fields)
+    print("session 4's detector: " + ", ".join(f"DetectorParams.{k} = {v:g}" for k, v in fields.items()))
+
+
+def sub_over_floor_default(db: float) -> None:
+    """Session 4's ``DetectorParams.sub_over_floor_db = db`` (session 17's sub-harmonic candidate)."""
+    detector_default(sub_over_floor_db=float(db))
 
 
 def main() -> int:
@@ -578,9 +583,14 @@ def main() -> int:
     ap.add_argument("--sub-over-floor", type=float, default=None, metavar="DB",
                     help="session 4's DetectorParams.sub_over_floor_db wherever it is built with its defaults "
                          "(session 17; default the shipped value)")
+    ap.add_argument("--sub-hold", type=float, default=None, metavar="DB",
+                    help="session 4's DetectorParams.sub_hold_db, the floor test's hysteresis, wherever it is built with "
+                         "its defaults (session 18; default the shipped value)")
     args = ap.parse_args()
     if args.sub_over_floor is not None:
         sub_over_floor_default(args.sub_over_floor)
+    if args.sub_hold is not None:
+        detector_default(sub_hold_db=args.sub_hold)
     if args.relook is not None:
         relook_default(args.relook)
     if args.reask is not None:

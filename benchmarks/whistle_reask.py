@@ -11,6 +11,8 @@ seed's rows (``whistle_eval.build_sources``) through the combined detector with 
   the same lockouts counted on the negatives (music, clatter, ESC-10);
 - ``--variants K:N,...``: reask 0 against ``reask=K, reask_frames=N``: per row, blows heard, false alarms, and per
   blow heard by both whether it was reported at another moment (each blow's first hit's report time).
+- ``--sub-hold DB,...`` (session 18): the default against ``DetectorParams.sub_hold_db=DB`` (session 4's half), the same
+  per-row comparison, with the p95 of the blows both hear.
 
 Development only (seen seeds).  ``PYTHONPATH=. python benchmarks/whistle_reask.py --seed 21 --folds /tmp/s21/f21.pkl.session9
 --diag --variants 1:4,2:4``
@@ -35,7 +37,7 @@ import whistle_eval as we
 
 from hardware.whistle.cascade import CascadeParams
 from hardware.whistle.combined import CombinedDetector
-from hardware.whistle.detector import HOP, N_FFT, RATE, detect
+from hardware.whistle.detector import HOP, N_FFT, RATE, DetectorParams, detect
 from hardware.whistle.evaluation import in_window
 
 BLOW = ["mix: robot blows in esc 1-3 + robot other", "mix: r2k blows in esc 4-5 + r2k other", "pea-trill", "toy", "hum",
@@ -129,10 +131,10 @@ def diag(rows: dict, folds: dict, ref: dict) -> None:
     print(f"{'blow rows in sum':<42} {'':>5} {total[0]:>6} {total[1]:>6} {total[2]:>4} {total[3]:>4}")
 
 
-def compare(rows: dict, ref: dict, cand: dict, label: str) -> None:
-    print(f"\n== {label} against reask 0")
+def compare(rows: dict, ref: dict, cand: dict, label: str, against: str = "reask 0") -> None:
+    print(f"\n== {label} against {against}")
     print(f"{'row':<42} {'ref':>4} {'cand':>4} {'both':>4} {'later':>5} {'sooner':>6} {'FA ref':>6} {'FA cand':>7}"
-          f" {'p50/p95 ref':>12} {'p50/p95 cand':>12} new blows (ms)")
+          f" {'p50/p95 ref':>12} {'p50/p95 cand':>12} {'p95 both':>9} new blows (ms)")
     gain = 0
     for name in rows:
         r, c = ref[name][0], cand[name][0]
@@ -147,8 +149,9 @@ def compare(rows: dict, ref: dict, cand: dict, label: str) -> None:
 
         if name in BLOW:
             gain += len(cc) - len(rr)
+        p95 = "-" if not both else "/".join(f"{np.percentile(v, 95):.0f}" for v in zip(*both, strict=True))
         print(f"{name[:42]:<42} {len(rr):>4} {len(cc):>4} {len(both):>4} {later:>5} {sooner:>6} {ref[name][1]:>6} "
-              f"{cand[name][1]:>7} {q(rr):>12} {q(cc):>12} {new}", flush=True)
+              f"{cand[name][1]:>7} {q(rr):>12} {q(cc):>12} {p95:>9} {new}", flush=True)
     print(f"blow rows gained: {gain:+d}")
 
 
@@ -159,6 +162,7 @@ def main() -> int:
     ap.add_argument("--diag", action="store_true")
     ap.add_argument("--variants", default="", help="reask:reask_frames,...")
     ap.add_argument("--no-negatives", action="store_true")
+    ap.add_argument("--sub-hold", default="", help="session 4's DetectorParams.sub_hold_db values, each against the default")
     args = ap.parse_args()
     t0 = time.time()
     with open(args.folds, "rb") as f:
@@ -168,6 +172,15 @@ def main() -> int:
     names = BLOW + ([] if args.no_negatives else [*NEG, we.ESC])
     rows = {n: scenes_of(src, n, data) for n in names}
     print(f"seed {args.seed}, folds {args.folds}; built in {time.time() - t0:.0f} s", flush=True)
+    if args.sub_hold:
+        base = run(rows, folds, lambda v: CombinedDetector.of(verifier=v))
+        for db in args.sub_hold.split(","):
+            sp = DetectorParams(sub_hold_db=float(db))
+            cand = run(rows, folds, lambda v, sp=sp: CombinedDetector.of(sp, verifier=v))
+            compare(rows, base, cand, f"sub_hold_db {db}", "the default")
+        if not (args.diag or args.variants):
+            print(f"done {time.time() - t0:.0f} s")
+            return 0
     ref = run(rows, folds, lambda v: CombinedDetector.of(verifier=v, cascade=CascadeParams(reask=0)))
     print(f"reask 0 run {time.time() - t0:.0f} s", flush=True)
     if args.diag:

@@ -476,7 +476,8 @@ def test_a_hall_line_under_a_toy_is_not_taken_for_its_fundamental():
         x = toy_in_hall(seed)
         assert heard_toy(detect(x, WhistleDetector(NO_SUB_FLOOR))) == [], seed
         combined_off += len(heard_toy(detect(x, Profile(overrides={"sub_over_floor_db": 0.0}).detector("combined"))))
-        for det in (WhistleDetector(SUB_FLOOR), Profile(overrides={"sub_over_floor_db": 20.0}).detector("combined")):
+        for det in (WhistleDetector(SUB_FLOOR), Profile(overrides={"sub_over_floor_db": 20.0}).detector("combined"),
+                    WhistleDetector(SUB_HOLD)):
             pitches = heard_toy(detect(x, det))
             assert len(pitches) == 1 and abs(pitches[0] - 1200) <= 0.06 * 1200, (seed, pitches)
     assert combined_off <= 1
@@ -494,8 +495,10 @@ def test_voices_and_roosters_stay_refused_with_the_sub_floor(shared_data):
         sounds += [ta.in_room(ta.speech(line, voice=v, pitch=40 + 20 * i), at=0.2, length=3.0)
                    for i, (line, v) in enumerate(zip(ta.SPEECH_LINES[:3], ["en", "en+f3", "en-us+m3"], strict=True))]
     for x in sounds:
-        assert detect(x, WhistleDetector(SUB_FLOOR)) == []
-        assert detect(x, Profile(overrides={"sub_over_floor_db": 20.0}).detector("combined")) == []
+        for params in (SUB_FLOOR, SUB_HOLD):
+            assert detect(x, WhistleDetector(params)) == []
+        for overrides in ({"sub_over_floor_db": 20.0}, {"sub_over_floor_db": 20.0, "sub_hold_db": 6.0}):
+            assert detect(x, Profile(overrides=overrides).detector("combined")) == []
 
 
 def test_the_fundamental_table_is_the_lowest_sub_harmonic_line():
@@ -525,3 +528,57 @@ def test_the_elsewhere_table_is_the_frame_by_frame_rows(band_hz):
     for choice in range(4):
         fund = k if choice == 0 else det._subs[k, choice - 1]
         assert np.array_equal(table[:, choice], det._keep(fund, k)), choice
+
+
+SUB_HOLD = DetectorParams(sub_over_floor_db=20.0, sub_hold_db=6.0)  # session 18's hysteresis on the floor test
+LISTEN = {"band_hz": (500.0, 7000.0), "steady_below_hz": 0.0}  # as the wizard's listener hears a low toy
+
+
+def flipping_toy(over_db: float = 19.0, swing_db: float = 2.0, seed: int = 0) -> np.ndarray:
+    """A 687.5 Hz toy loudest at its 4th harmonic, 2 s into a murmur at its fundamental: the fundamental stands
+    ``over_db`` +- ``swing_db`` over its floor, 32 ms each way, so session 17's floor test (20 dB) believes it in
+    some frames only; in the others the 2nd harmonic (far over its floor) is read as the fundamental, and the
+    frame fails its dominance (the true fundamental's line under it): the 700 Hz toy of the wizard's blows."""
+    rng = np.random.default_rng(seed)
+    f = np.fft.rfftfreq(3 * RATE, 1 / RATE)
+    shape = np.where(np.abs(f - 687.5) <= 90, 1.0, 0.05)  # the murmur, 26 dB over the rest of the spectrum
+    noise = (1e-3 * np.fft.irfft(np.fft.rfft(rng.standard_normal(3 * RATE)) * shape, 3 * RATE)).astype(np.float32)
+    probe = WhistleDetector(DetectorParams(**LISTEN))
+    detect(noise[: 2 * RATE], probe)
+    w = np.hanning(N_FFT)
+    a = np.sqrt(probe.noise_floor[22] * 10 ** (over_db / 10)) / (w.sum() / 2)  # a line's peak bin: (a sum(w) / 2)^2
+    t = np.arange(RATE // 2) / RATE
+    swing = 10 ** (swing_db / 20 * np.sign(np.sin(np.pi * RATE / N_FFT * t + 0.1)))
+    toy = a * (swing * np.sin(2 * np.pi * 687.5 * t) + 1.3 * np.sin(2 * np.pi * 1375 * t) + 1.5 * np.sin(2 * np.pi * 2750 * t))
+    noise[2 * RATE : 2 * RATE + len(toy)] += toy.astype(np.float32)
+    return noise
+
+
+class _Readings(WhistleDetector):
+    """Session 4's detector noting each frame's fundamental and whether it passed the loose thresholds, as its
+    decisions took them (the hold reads a frame again at the blow's fundamental)."""
+
+    def _decide(self, f, first, now):
+        out = super()._decide(f, first, now)
+        self.read = getattr(self, "read", [])
+        self.read += [(first + i, f["hz"][i], f["weak"][i]) for i in range(len(f["weak"]))] if "hz" in f else []
+        return out
+
+
+def test_a_fundamental_read_in_a_blow_holds_through_it():
+    """Session 18 (sub_hold_db): the toy's fundamental swings about the floor test's 20 dB; without the hold its frames
+    flip between 687.5 Hz and the 1,375 Hz harmonic, which fails, and the blow is lost.  With it, a frame that loses
+    the blow is read again at the blow's fundamental, a line 14 dB or more over its floor: every frame reads 687.5 Hz."""
+    assert DetectorParams().sub_hold_db == 0.0  # off: judged on seed 24, not kept (docs/whistle.md, session 18)
+    x = flipping_toy()
+    blow = lambda det: [(hz, weak) for j, hz, weak in det.read if 2.0 <= j * HOP / RATE <= 2.45]  # noqa: E731
+    off = _Readings(DetectorParams(**LISTEN, sub_over_floor_db=20.0))
+    assert detect(x, off) == []
+    assert {round(hz) for hz, _ in blow(off)} >= {687, 1375}
+    on = _Readings(DetectorParams(**LISTEN, sub_over_floor_db=20.0, sub_hold_db=6.0))
+    found = detect(x, on)
+    assert len(found) == 1 and 1.98 <= found[0].onset <= 2.02 and abs(found[0].peak_hz - 687.5) < 2
+    assert all(abs(hz - 687.5) < 2 and weak for hz, weak in blow(on))
+    # The floor test without its hysteresis and the check before session 17 read the same sound as before.
+    assert detect(x, _Readings(DetectorParams(**LISTEN, sub_over_floor_db=0.0, sub_hold_db=6.0))) == detect(
+        x, _Readings(DetectorParams(**LISTEN, sub_over_floor_db=0.0)))
