@@ -904,13 +904,13 @@ def main() -> int:
         before = json.loads((args.out / TUNING).read_text())
         before.pop("threshold_without_margin", None)  # a former tuning's record
         before.update(tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective,
-                                          args.tune_margin))
+                                args.tune_margin))
         before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS)), before.get("face_channels", 1),
                            tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
         (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
         return 0
-    extra = args.face_name != CLASSIFIER  # session 17: a further classifier of the ensemble in --out
-    if extra:
+    further = args.face_name != CLASSIFIER  # session 17: a further classifier of the ensemble in --out
+    if further:
         if Path(args.face_name).name != args.face_name or args.face_name in (DETECTOR, TUNING):
             ap.error(f"--face-name: {args.face_name!r} is not a new file name in --out")
         kept = json.loads((args.out / TUNING).read_text())
@@ -964,7 +964,7 @@ def main() -> int:
     faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop,
                         args.face_colour, renders, args.face_render_share, args.face_blur)
     export(None, faces, args.out, face_channels=args.face_channels, size=args.crop, name=args.face_name)
-    if extra:  # listed beside the first classifier; the rest of the tuning kept until --tune-only
+    if further:  # listed beside the first classifier; the rest of the tuning kept until --tune-only
         kept = json.loads((args.out / TUNING).read_text())
         kept[FACES_EXTRA] = [*(n for n in kept.get(FACES_EXTRA, []) if n != args.face_name), args.face_name]
         kept.setdefault("faces_extra_seeds", {})[args.face_name] = args.seed
