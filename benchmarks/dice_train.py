@@ -736,28 +736,40 @@ def read_counts(faces: list[tuple[float, int, np.ndarray]], truth: list[int]) ->
     return counts
 
 
-def choose(image: np.ndarray, dice: np.ndarray, objective: str, threshold_axis: int = -2,
-           margin: float = DICE_TUNE_MARGIN) -> tuple[int, ...]:
-    """The grid cell the objective picks: ``image`` the best image accuracy (the first of equals); ``dice`` the lowest
-    threshold whose best die score is within ``margin`` of the best, and there its best cell."""
-    if objective == "image":
-        return tuple(int(i) for i in np.unravel_index(int(np.argmax(image)), image.shape))
-    near = np.moveaxis(dice, threshold_axis, 0).reshape(dice.shape[threshold_axis], -1).max(1) >= dice.max() - margin - 1e-9
+def lowest_within(grid: np.ndarray, margin: float, threshold_axis: int = -2) -> tuple[int, ...]:
+    """The lowest threshold whose best value (over the grid's other axes) is within ``margin`` of the grid's best, and
+    there its best cell (the first of equals)."""
+    near = np.moveaxis(grid, threshold_axis, 0).reshape(grid.shape[threshold_axis], -1).max(1) >= grid.max() - margin - 1e-9
     a = int(np.argmax(near))
-    at = np.take(dice, a, axis=threshold_axis)
+    at = np.take(grid, a, axis=threshold_axis)
     cell = list(int(i) for i in np.unravel_index(int(np.argmax(at)), at.shape))
-    cell.insert(threshold_axis % dice.ndim, a)
+    cell.insert(threshold_axis % grid.ndim, a)
     return tuple(cell)
 
 
+def choose(image: np.ndarray, dice: np.ndarray, objective: str, threshold_axis: int = -2,
+           margin: float = DICE_TUNE_MARGIN, image_margin: float = 0.0) -> tuple[int, ...]:
+    """The grid cell the objective picks: ``image`` the best image accuracy (the first of equals), or with an
+    ``image_margin`` (session 18, ``--tune-margin``) the lowest threshold within it, as ``dice`` does; ``dice`` the
+    lowest threshold whose best die score is within ``margin`` of the best, and there its best cell."""
+    if objective != "image":
+        return lowest_within(dice, margin, threshold_axis)
+    if image_margin:
+        return lowest_within(image, image_margin, threshold_axis)
+    return tuple(int(i) for i in np.unravel_index(int(np.argmax(image)), image.shape))
+
+
 def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]], read_options: bool = False,
-         objective: str = "image", min_face: float | None = None) -> dict[str, float]:
+         objective: str = "image", min_face: float | None = None, margin: float = 0.0) -> dict[str, float]:
     """The finer second pass (on or off), heatmap threshold, least face probability and same-die distance
     (with ``read_options``, the crop side and mirroring too) that read the fold's own training photos best, by
     ``objective`` (``TUNE_OBJECTIVES``); ``dice-threshold`` needs ``min_face``, the least face probability it
-    keeps (``tune_fold`` takes it from the image objective) and chooses the rest as ``dice`` does."""
+    keeps (``tune_fold`` takes it from the image objective) and chooses the rest as ``dice`` does. ``margin``
+    (the image objective only): the lowest threshold whose best image accuracy is within it of the best."""
     if (objective == "dice-threshold") != (min_face is not None):
         raise ValueError("min_face is given with the dice-threshold objective, and only with it")
+    if margin and objective != "image":
+        raise ValueError("the margin is the image objective's; the dice objectives have DICE_TUNE_MARGIN")
     from hardware.dice.net import NetReader, as_channels, peaks
     from hardware.image_file import read_image
 
@@ -786,8 +798,9 @@ def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]], r
         b = MIN_FACE.index(min_face)
         e, c, g, h, a, _ = choose(right[..., b:b + 1], score[..., b:b + 1], "dice")
     else:
-        e, c, g, h, a, b = choose(right, score, objective)
+        e, c, g, h, a, b = choose(right / len(photos), score, objective, image_margin=margin)
     best = right[e, c, g, h, a, b] / len(photos)
+    plain = THRESHOLDS[choose(right, score, objective)[-2]] if margin else None  # without the margin, printed beside
     keep = slice(b, b + 1) if objective == "dice-threshold" else slice(None)  # its curves at the kept least probability
     for name, grid in (("image accuracy", right[..., keep] / len(photos)), ("die score", score[..., keep])):
         for f in (0, 1):
@@ -797,19 +810,23 @@ def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]], r
     print(f"  tuned ({objective}) on {len(photos)} training photos ({int(n_dice.sum())} dice): finer pass {'on' if e else 'off'} "
           f"(off: {right[0].max() / len(photos):.3f}, on: {right[1].max() / len(photos):.3f}), same die {SAME_DIE[c]}, "
           f"threshold {THRESHOLDS[a]}, least face probability {MIN_FACE[b]}, crop {contexts[g]} sides{', mirrored' if mirrors[h] else ''}, "
-          f"image accuracy {best:.3f}, die score {score[e, c, g, h, a, b]:.3f}", flush=True)
+          f"image accuracy {best:.3f}, die score {score[e, c, g, h, a, b]:.3f}"
+          + (f"; margin {margin} (without it: threshold {plain})" if margin else ""), flush=True)
     return {"fine": bool(e), "threshold": THRESHOLDS[a], "min_face": MIN_FACE[b], "same_die": SAME_DIE[c],
             **({"crop_context": contexts[g], "mirror": bool(mirrors[h])} if read_options else {}),
             "tuned_on_photos": len(photos), "tuned_image_accuracy": round(float(best), 4),
-            "tune_objective": objective, "tuned_die_score": round(float(score[e, c, g, h, a, b]), 4)}
+            "tune_objective": objective, "tuned_die_score": round(float(score[e, c, g, h, a, b]), 4),
+            "tune_margin": margin if objective == "image" else DICE_TUNE_MARGIN,
+            **({"threshold_without_margin": plain} if margin else {})}
 
 
 def tune_fold(out: Path, shared: Path, hold_out: str | None, within: bool, seed: int, read_options: bool,
-              objective: str) -> dict[str, float]:
+              objective: str, margin: float = 0.0) -> dict[str, float]:
     """``tune`` on the fold's own training photos; for ``dice-threshold`` first the image objective on its photos,
-    whose least face probability the dice score then keeps (recorded as ``min_face_from_image``)."""
+    whose least face probability the dice score then keeps (recorded as ``min_face_from_image``). ``margin``: the
+    image objective's (``tune``)."""
     if objective != "dice-threshold":
-        return tune(out, tuning_photos(shared, hold_out, within, seed, objective), read_options, objective)
+        return tune(out, tuning_photos(shared, hold_out, within, seed, objective), read_options, objective, margin=margin)
     image = tune(out, tuning_photos(shared, hold_out, within, seed, "image"), read_options, "image")
     tuned = tune(out, tuning_photos(shared, hold_out, within, seed, objective), read_options, objective, image["min_face"])
     return {**tuned, "min_face_from_image": image["min_face"], "image_tuning_threshold": image["threshold"]}
@@ -864,10 +881,15 @@ def main() -> int:
                          "(the recipe before), or dice read right minus false ones, crowded photos too, the lowest threshold "
                          "within a margin of the best (session 13), or that threshold with the least face probability the image objective "
                          "chooses (dice-threshold, session 13's fourth experiment; default: %(default)s)")
+    ap.add_argument("--tune-margin", type=float, default=0.0,
+                    help="with the image objective: take the lowest threshold whose best image accuracy is within this of the "
+                         "best, there the best cell (session 18; default %(default)s: the best cell, the recipe before)")
     ap.add_argument("--tune-read-options", action="store_true",
                     help="tune the crop's side (1-1.25 die sides) and mirrored reading too (measured, not kept)")
     args = ap.parse_args()
     colour = args.face_colour != "grey"
+    if args.tune_margin and args.tune_objective != "image":
+        ap.error("--tune-margin is the image objective's (the dice objectives have their own, DICE_TUNE_MARGIN)")
     if colour and args.face_channels != 1:
         ap.error("--face-colour projects colour crops to one channel: it needs --face-channels 1")
 
@@ -880,13 +902,15 @@ def main() -> int:
     what = f"without {args.hold_out}" if args.hold_out else ("within-group split" if args.within else "everything")
     if args.tune_only:  # weights already trained: tune them again (the tuning recipe changed)
         before = json.loads((args.out / TUNING).read_text())
-        before.update(tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective))
+        before.pop("threshold_without_margin", None)  # a former tuning's record
+        before.update(tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective,
+                                args.tune_margin))
         before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS)), before.get("face_channels", 1),
                            tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
         (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
         return 0
-    extra = args.face_name != CLASSIFIER  # session 17: a further classifier of the ensemble in --out
-    if extra:
+    further = args.face_name != CLASSIFIER  # session 17: a further classifier of the ensemble in --out
+    if further:
         if Path(args.face_name).name != args.face_name or args.face_name in (DETECTOR, TUNING):
             ap.error(f"--face-name: {args.face_name!r} is not a new file name in --out")
         kept = json.loads((args.out / TUNING).read_text())
@@ -940,7 +964,7 @@ def main() -> int:
     faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop,
                         args.face_colour, renders, args.face_render_share, args.face_blur)
     export(None, faces, args.out, face_channels=args.face_channels, size=args.crop, name=args.face_name)
-    if extra:  # listed beside the first classifier; the rest of the tuning kept until --tune-only
+    if further:  # listed beside the first classifier; the rest of the tuning kept until --tune-only
         kept = json.loads((args.out / TUNING).read_text())
         kept[FACES_EXTRA] = [*(n for n in kept.get(FACES_EXTRA, []) if n != args.face_name), args.face_name]
         kept.setdefault("faces_extra_seeds", {})[args.face_name] = args.seed
@@ -955,7 +979,8 @@ def main() -> int:
                 **({"face_render_view": args.face_render_view} if args.face_render_view != "orthographic" else {})}
     (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
-    tuning = tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective)
+    tuning = tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective,
+                       args.tune_margin)
     tuning.update(macs(args.channels, args.detector_widths, args.face_channels, args.face_widths, args.crop))
     tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps, **channels})
     (args.out / TUNING).write_text(json.dumps(tuning, indent=1) + "\n")

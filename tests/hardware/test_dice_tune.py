@@ -2,7 +2,8 @@
 scores the dice read right minus the values read that match no die, and takes the lowest threshold within a
 margin of the best, where ``image`` (the recipe before) counts whole photos read exactly; ``dice-threshold`` (the
 fourth experiment) takes the threshold as ``dice`` does and keeps the least face probability the image objective
-chooses."""
+chooses. ``--tune-margin`` (session 18): the image objective's score, the lowest threshold within a margin of the
+best."""
 
 from __future__ import annotations
 
@@ -120,3 +121,45 @@ def test_dice_threshold_keeps_the_image_objectives_least_probability(monkeypatch
 
     with pytest.raises(ValueError):
         tune(tmp_path, photos, objective="dice-threshold")
+
+
+def curves(off: list[float], on: list[float]) -> np.ndarray:
+    """A toy tuning grid (finer pass, same die, crop, mirror, threshold, least probability) whose best image accuracy at
+    each threshold is ``off`` and ``on`` (the finer pass), set at one same die and least probability each."""
+    grid = np.zeros((2, len(SAME_DIE), 1, 1, len(THRESHOLDS), len(MIN_FACE)))
+    grid[0, 0, 0, 0, :, 0] = off
+    grid[1, 1, 0, 0, :, 1] = on
+    return grid
+
+
+# Session 13's grids as printed in docs/dice.md (the hex-trays folds' 200 training photos, best at each threshold)
+WIDE = curves([0.805, 0.810, 0.810, 0.810, 0.815, 0.770, 0.590], [0.810, 0.815, 0.815, 0.815, 0.820, 0.775, 0.575])
+R = curves([0.765, 0.770, 0.765, 0.755, 0.760, 0.735, 0.530], [0.760, 0.765, 0.760, 0.750, 0.755, 0.730, 0.530])
+
+
+def test_the_image_margin_takes_the_lowest_threshold_on_a_plateau() -> None:
+    """No margin is the choice before (session 13's: the wide fold 0.35 with the finer pass, R's 0.2 without); with 0.01
+    the lowest threshold within it and there the best cell (both 0.15, the wide fold's 0.810 with the finer pass is
+    the 0.820's less 0.01); a cliff is not crossed (0.02 short of the best is out)."""
+    assert choose(WIDE, WIDE, "image") == choose(WIDE, WIDE, "image", image_margin=0.0) == (1, 1, 0, 0, 4, 1)
+    assert choose(R, R, "image") == (0, 0, 0, 0, 1, 0)
+    assert choose(WIDE, WIDE, "image", image_margin=0.01) == (1, 1, 0, 0, 0, 1)
+    assert choose(R, R, "image", image_margin=0.01) == (0, 0, 0, 0, 0, 0)
+    cliff = curves([0.70, 0.80, 0.80, 0.79, 0.81, 0.5, 0.4], [0.0] * 7)
+    assert choose(cliff, cliff, "image", image_margin=0.01) == (0, 0, 0, 0, 1, 0)
+    tie = curves([0.0, 0.8, 0.0, 0.8, 0.0, 0.0, 0.0], [0.8, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+    assert choose(tie, tie, "image")[4] == 1  # without a margin the first of equals in the grid's order, as before
+
+
+def test_tune_records_the_image_margin(monkeypatch, tmp_path: Path) -> None:
+    """The first test's photos (the image objective's best 2/3 at 0.35, 1/3 below): a margin of 0.5 takes 0.15, and
+    the threshold without it is recorded beside; no margin, no record of one; the dice objectives refuse it."""
+    cases = [photo(0, [(v, 0.32) for v in range(1, 7)], []), photo(1, [(2, 0.9)], [(5, 0.3)]), photo(2, [(4, 0.9)], [(1, 0.3)])]
+    photos = constructed(monkeypatch, cases)
+    wide = tune(tmp_path, photos, objective="image", margin=0.5)
+    assert wide["threshold"] == 0.15 and wide["threshold_without_margin"] == 0.35 and wide["tune_margin"] == 0.5
+    assert wide["tuned_image_accuracy"] == round(1 / 3, 4)
+    plain = tune(tmp_path, photos, objective="image")
+    assert plain["threshold"] == 0.35 and plain["tune_margin"] == 0.0 and "threshold_without_margin" not in plain
+    with pytest.raises(ValueError):
+        tune(tmp_path, photos, objective="dice", margin=0.01)
