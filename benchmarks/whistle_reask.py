@@ -12,7 +12,9 @@ seed's rows (``whistle_eval.build_sources``) through the combined detector with 
 - ``--variants K:N,...``: reask 0 against ``reask=K, reask_frames=N``: per row, blows heard, false alarms, and per
   blow heard by both whether it was reported at another moment (each blow's first hit's report time).
 - ``--sub-hold DB,...`` (session 18): the default against ``DetectorParams.sub_hold_db=DB`` (session 4's half), the same
-  per-row comparison, with the p95 of the blows both hear.
+  per-row comparison, with the p95 of the blows both hear; with ``--calibration`` (session 18, seed 25's rule) the
+  same on the eval's calibration rows (``whistle_eval.calibration_rows``: each whistle's 40 fresh blows, the generic
+  detector and the wizard's profile, the shipped verifier as the eval's calibration table uses), per blow.
 
 Development only (seen seeds).  ``PYTHONPATH=. python benchmarks/whistle_reask.py --seed 21 --folds /tmp/s21/f21.pkl.session9
 --diag --variants 1:4,2:4``
@@ -155,16 +157,58 @@ def compare(rows: dict, ref: dict, cand: dict, label: str, against: str = "reask
     print(f"blow rows gained: {gain:+d}")
 
 
+def calibration(seed: int, holds: list[str]) -> None:
+    """The eval's calibration rows (generic and calibrated, the shipped verifier), the default against each
+    ``sub_hold_db``, per blow: ``compare``'s table.  A whistle whose calibration failed has its generic row only."""
+    import dataclasses
+
+    from calibration.whistle import Profile
+
+    rows, makers = {}, {}
+    for name, profile, scenes in we.calibration_rows(seed):
+        for col, prof in [("generic", Profile())] + ([("calibrated", profile)] if isinstance(profile, Profile) else []):
+            key = f"cal {name} {col}"
+            rows[key] = [(s.samples, list(s.blows), key) for s in scenes]
+            makers[key] = prof
+        if not isinstance(profile, Profile):
+            print(f"{name}: calibration failed ({profile})")
+
+    def make(db: float):
+        def build(key: str):
+            prof = makers[key]
+            over = {**prof.overrides, "sub_hold_db": db} if db else prof.overrides
+            return dataclasses.replace(prof, overrides=over).detector("combined")
+        return build
+
+    keys = {k: k for k in rows}
+    base = run(rows, keys, make(0.0))
+    for db in holds:
+        cand = run(rows, keys, make(float(db)))
+        compare(rows, base, cand, f"calibration rows, sub_hold_db {db}", "the default")
+        for col in ("generic", "calibrated"):
+            gain = sum(sum(t is not None for t in cand[k][0]) - sum(t is not None for t in base[k][0])
+                       for k in rows if k.endswith(col))
+            print(f"calibration rows gained, {col}: {gain:+d}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, required=True)
-    ap.add_argument("--folds", required=True, help="the seed's fold verifiers (a WHISTLE_FOLDS .pkl)")
+    ap.add_argument("--folds", default="", help="the seed's fold verifiers (a WHISTLE_FOLDS .pkl)")
     ap.add_argument("--diag", action="store_true")
     ap.add_argument("--variants", default="", help="reask:reask_frames,...")
     ap.add_argument("--no-negatives", action="store_true")
     ap.add_argument("--sub-hold", default="", help="session 4's DetectorParams.sub_hold_db values, each against the default")
+    ap.add_argument("--calibration", action="store_true",
+                    help="with --sub-hold: the eval's calibration rows instead (no folds read; the shipped verifier)")
     args = ap.parse_args()
     t0 = time.time()
+    if args.calibration:
+        calibration(args.seed, args.sub_hold.split(",") if args.sub_hold else ["6"])
+        print(f"done {time.time() - t0:.0f} s")
+        return 0
+    if not args.folds:
+        ap.error("--folds is required (but with --calibration)")
     with open(args.folds, "rb") as f:
         folds = pickle.load(f)
     data = we.whistle_dir()
