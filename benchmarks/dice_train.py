@@ -40,6 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.config import atomic_writer, save_text_atomic  # noqa: E402
 from companion.paths import shared_data  # noqa: E402
 from hardware.dice import labelled  # noqa: E402
 from hardware.dice.net import (  # noqa: E402
@@ -79,6 +80,13 @@ GREY_SHARE = 0.3  # colour detector: this share of colour training patches is sh
 
 # ----------------------------------------------------------------------------- data
 
+
+
+def save_npz(path: Path, **arrays: np.ndarray) -> None:
+    """``np.savez`` through a temporary file renamed into place: a training stopped while it writes a cache of
+    gigabytes leaves no half cache for the next run to load (the name as given: np.savez adds .npz only to names)."""
+    with atomic_writer(path) as f:
+        np.savez(f, **arrays)
 
 def synthetic_items(n: int, seed: int, size: int = 320, tilted: float = 0.0,
                     perspective: bool = False) -> list[tuple[np.ndarray, labelled.Labelled]]:
@@ -216,7 +224,7 @@ def finer_crops(data: dict[str, np.ndarray], shared: Path, store: int, cache: Pa
     path = crops_cache(store, cache)
     if not path.is_file():
         started = time.time()
-        np.savez(path, **build_crops(shared, store))
+        save_npz(path, **build_crops(shared, store))
         print(f"crops at {store} px built in {time.time() - started:.0f} s: {path}", flush=True)
     with np.load(path) as z:
         finer = {k: z[k] for k in z.files}
@@ -245,7 +253,7 @@ def face_render_crops(renders: tuple[int, int, float] = FACE_RENDERS, view: str 
     data = {"crops": np.stack(crops), "crops_grey": np.stack(grey_crops), "values": np.array(values, np.int64),
             "renders": np.array(renders, np.float64)}
     cache.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(cache, **data)
+    save_npz(cache, **data)
     print(f"classifier renders built in {time.time() - started:.0f} s: {len(values)} crops, {cache}", flush=True)
     return data
 
@@ -256,7 +264,7 @@ def load_cache(shared: Path, cache: Path = CACHE) -> dict[str, np.ndarray]:
         cache.parent.mkdir(parents=True, exist_ok=True)
         started = time.time()
         data = build_cache(shared)
-        np.savez(cache, **data)
+        save_npz(cache, **data)
         print(f"cache built in {time.time() - started:.0f} s: {cache}", flush=True)
     with np.load(cache) as z:
         return {k: z[k] for k in z.files}
@@ -907,7 +915,7 @@ def main() -> int:
                                 args.tune_margin))
         before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS)), before.get("face_channels", 1),
                            tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
-        (args.out / TUNING).write_text(json.dumps(before, indent=1) + "\n")
+        save_text_atomic(args.out / TUNING, json.dumps(before, indent=1) + "\n")
         return 0
     further = args.face_name != CLASSIFIER  # session 17: a further classifier of the ensemble in --out
     if further:
@@ -968,7 +976,7 @@ def main() -> int:
         kept = json.loads((args.out / TUNING).read_text())
         kept[FACES_EXTRA] = [*(n for n in kept.get(FACES_EXTRA, []) if n != args.face_name), args.face_name]
         kept.setdefault("faces_extra_seeds", {})[args.face_name] = args.seed
-        (args.out / TUNING).write_text(json.dumps(kept, indent=1) + "\n")
+        save_text_atomic(args.out / TUNING, json.dumps(kept, indent=1) + "\n")
         print(f"done in {time.time() - started:.0f} s: {args.out / args.face_name} (tune the ensemble: --tune-only)", flush=True)
         return 0
     channels = {"channels": args.channels, "face_channels": args.face_channels, "detector_widths": list(args.detector_widths),
@@ -977,13 +985,13 @@ def main() -> int:
                 **({"face_render_share": args.face_render_share} if args.face_render_share else {}),
                 **({"face_blur": True} if args.face_blur else {}),
                 **({"face_render_view": args.face_render_view} if args.face_render_view != "orthographic" else {})}
-    (args.out / TUNING).write_text(json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
+    save_text_atomic(args.out / TUNING, json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
     tuning = tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective,
                        args.tune_margin)
     tuning.update(macs(args.channels, args.detector_widths, args.face_channels, args.face_widths, args.crop))
     tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps, **channels})
-    (args.out / TUNING).write_text(json.dumps(tuning, indent=1) + "\n")
+    save_text_atomic(args.out / TUNING, json.dumps(tuning, indent=1) + "\n")
     print(f"done in {time.time() - started:.0f} s: {args.out}", flush=True)
     return 0
 

@@ -106,7 +106,7 @@ def harvest(items: Sequence[wt.Item], params: CascadeParams | None = None) -> tu
     patches, feats, ys, tags = [], [], [], []
     for it in items:
         rec = PatchRecorder()
-        det = CascadeDetector(params, verifier=rec)
+        det = CascadeDetector(params or wt.HARVEST, verifier=rec)  # the recipe's first stage (whistle_train.HARVEST)
         rec.det = det
         for i in range(0, len(it.samples), wt.BLOCK):
             det.process(it.samples[i : i + wt.BLOCK])

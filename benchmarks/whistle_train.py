@@ -47,6 +47,11 @@ SEED = 1000
 NEGATIVE_RATE = 0.003  # share of training negatives the verifier's threshold lets through (session 6: 0.01)
 STRICT_RATE = 0.001  # its strict threshold's, for the combined detector (hardware/whistle/combined.py)
 BLOCK = 1024
+# The first stage that finds the training candidates, as the recipes were written (sessions 8 and 9): the
+# recorder says no to everything, so the cascade's re-asks of a locked-out sound (CascadeParams.reask, on
+# since session 17) would add every locked sound's re-asks as candidates (session9: 54,401 -> 69,982) and the
+# recipes would no longer rebuild the shipped weights.  A default of the live detector must not move the items.
+HARVEST = CascadeParams(reask=0)
 
 
 @dataclasses.dataclass
@@ -233,7 +238,7 @@ class _Recorder:
 def candidates(item: Item, params: CascadeParams | None = None, history: int = HISTORY) -> tuple[np.ndarray, np.ndarray]:
     """(features, labels) of the candidates the first stage finds in one item; unlabelled ones dropped."""
     rec = _Recorder(history)
-    det = CascadeDetector(params, verifier=rec)
+    det = CascadeDetector(params or HARVEST, verifier=rec)
     rec.det = det
     for i in range(0, len(item.samples), BLOCK):
         det.process(item.samples[i : i + BLOCK])

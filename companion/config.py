@@ -9,9 +9,9 @@ import os
 import tempfile
 import time
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from .errors import ConfigError
 
@@ -278,13 +278,23 @@ def save_text_atomic(path: str | os.PathLike[str], text: str, *, make_folder: bo
 
 
 def save_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, make_folder: bool = True) -> Path:
-    """Write a file so that a crash, a power cut or a full disk never leaves half of one behind.
+    """Write a file of ``data`` as ``atomic_writer`` does."""
+    with atomic_writer(path, make_folder=make_folder) as f:
+        f.write(data)
+    return Path(path)
 
-    The bytes go to a fresh temporary file in the same folder (so the rename
-    cannot cross file systems), are fsynced, then renamed over ``path``; the
-    folder is fsynced so the rename itself survives a power cut.  On any
-    failure the temporary file is removed and the old file is untouched;
-    the OSError propagates for the caller to report.
+
+@contextlib.contextmanager
+def atomic_writer(path: str | os.PathLike[str], *, make_folder: bool = True) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through, so that a crash, a power cut or a full disk never leaves half of
+    one behind (and a file of gigabytes, a training cache, need not be held in memory first).
+
+    What is written goes to a fresh temporary file in the same folder (so the
+    rename cannot cross file systems), is fsynced when the block ends, then
+    renamed over ``path``; the folder is fsynced so the rename itself survives
+    a power cut.  If the block or the write fails, the temporary file is
+    removed and the old file is untouched; the error propagates for the
+    caller to report.
     """
     p = Path(path)
     if make_folder:
@@ -292,7 +302,7 @@ def save_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, make_folder:
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
     try:
         with open(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())  # the new bytes are on disk before they replace the old
         if p.exists():
@@ -311,7 +321,6 @@ def save_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, make_folder:
             os.fsync(dirfd)
         finally:
             os.close(dirfd)
-    return p
 
 
 def aside_name(path: str | os.PathLike[str]) -> Path:
