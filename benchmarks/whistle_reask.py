@@ -16,8 +16,9 @@ seed's rows (``whistle_eval.build_sources``) through the combined detector with 
   same on the eval's calibration rows (``whistle_eval.calibration_rows``: each whistle's 40 fresh blows, the generic
   detector and the wizard's profile, the shipped verifier as the eval's calibration table uses), per blow.
 
-Development only (seen seeds).  ``PYTHONPATH=. python benchmarks/whistle_reask.py --seed 21 --folds /tmp/s21/f21.pkl.session9
---diag --variants 1:4,2:4``
+``--diag`` is a diagnosis for seen seeds; the comparisons judged sessions 17 and 18's changes, each once on an unseen
+seed under a rule committed first (docs/whistle.md).  ``PYTHONPATH=. python benchmarks/whistle_reask.py --seed 21
+--folds /tmp/s21/f21.pkl.session9 --diag --variants 1:4,2:4``
 """
 
 from __future__ import annotations
