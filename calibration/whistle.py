@@ -53,6 +53,7 @@ OWN_DEFAULT = "near"  # session 15: passed its decision rule on seed 17 (docs/wh
 OWN_SPREADS = 3.0
 OWN_CENTS = (80.0, 100.0)
 LISTEN_BAND_HZ = (500.0, 7000.0)  # the wizard hears blows here, whatever the generic band
+LISTEN_SUB_DIVISORS = 5  # session 18: the listener's harmonic check reaches f/5 (DetectorParams.sub_divisors; 4: off)
 NEAR_MARGIN_DB = 15.0  # a blow this much quieter than every calibration blow is not from this table
 
 
@@ -212,6 +213,7 @@ DETECTOR_RANGES: dict[str, tuple[float | None, float | None, float | None]] = {
     "max_gap_frames": (0, 1000, None),
     "max_misses_before_detection": (0, 1000, None),
     "max_jump": (None, 1, 0),
+    "sub_divisors": (4, 5, None),
     "own_wobble_cents": (0, 1200, None),
     "max_drop_db": (None, 100, 0),
     "refractory_s": (0, 10, None),
@@ -364,7 +366,11 @@ def listening_detector(noise_db: tuple[float, ...] | None) -> Any:
     # The sub-harmonic floor test (sub_over_floor_db, session 17) stays off here: the wizard's loud blows over the
     # quiet room's floor put a low toy's fundamental near its 20 dB, and a reading that flips frame by frame broke
     # a 700 Hz toy's blows (tests/hardware/test_whistle_hard_cases.py; not part of seed 23's judged run).
-    params = DetectorParams(band_hz=LISTEN_BAND_HZ, steady_below_hz=0.0, sub_over_floor_db=0.0)
+    # Session 18 (the wizard and the 1200 Hz toy): the harmonic check reaches f/5 here (``sub_divisors``), so a toy
+    # blow sounding its 5th harmonic loudest is read at its fundamental; at f/4 no frame of it passed (seeds 21-25:
+    # the toy 1200 Hz and the low toy 700 Hz heard 2 of 3 blows).  The generic detector and a profile keep f/4.
+    params = DetectorParams(band_hz=LISTEN_BAND_HZ, steady_below_hz=0.0, sub_over_floor_db=0.0,
+                            sub_divisors=LISTEN_SUB_DIVISORS)
     return CombinedDetector.of(params, noise_db=None if noise_db is None else np.asarray(noise_db))
 
 

@@ -60,7 +60,7 @@ PEAK_HALF_WIDTH = 2  # bins either side counted in the peak's energy (+-62 Hz: t
 NEAR_BINS = 8  # +-250 Hz around the peak belong to it (trill sidebands), not to "elsewhere"
 EPS = 1e-20
 WIDE_HZ = (250.0, 7500.0)  # where dominance looks for competing lines
-_DIVISORS = np.array([2, 3, 4])
+_DIVISORS = np.array([2, 3, 4])  # the harmonic check's divisors (DetectorParams.sub_divisors: up to 4, or up to 5)
 SUB_LINE_OVER_MEDIAN = 30.0  # 15 dB: what makes a sub-harmonic bin a line rather than noise
 _COMB_D = np.arange(3, 14)  # voice pitch spacings looked for, in bins (94-406 Hz)
 _COMB_LINES = np.concatenate([(s * _COMB_D[:, None] + np.arange(-1, 2)[None, :]).ravel() for s in (-1, 1)])
@@ -77,6 +77,16 @@ _FUND_CHOICE = np.array([max((d + 1 for d in range(len(_DIVISORS)) if c >> d & 1
 QUIET_FOLLOW_FRAMES = 8
 HELD_RING_TOP = 3  # a struck sound is loudest in its first frames (the onset can be read a frame early)
 _QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
+
+
+def _sub_tables(top: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The harmonic check's divisors 2..``top`` and their ``_SUB_COLS``, ``_SUB_BITS`` and ``_FUND_CHOICE``
+    (``top`` 4: those very arrays)."""
+    if top == 4:
+        return _DIVISORS, _SUB_COLS, _SUB_BITS, _FUND_CHOICE
+    div = np.arange(2, top + 1)
+    choice = np.array([max((d + 1 for d in range(len(div)) if c >> d & 1), default=0) for c in range(1 << len(div))])
+    return div, len(_PEAK) + 3 * np.arange(len(div)), 1 << np.arange(len(div)), choice
 
 
 WINDOW = np.hanning(N_FFT).astype(np.float32)  # the STFT's window, as every detector takes it
@@ -282,6 +292,11 @@ class DetectorParams:
     # music +2 of 804, nothing else: on (docs/whistle.md, session 18).  The wizard's listener keeps the floor test
     # off (calibration.whistle.listening_detector), so the hold does nothing there.
     sub_hold_db: float = 6.0
+    # Session 18 (issue #15, the wizard and the 1200 Hz toy): the harmonic check's highest divisor, 4 (f/2-f/4, as
+    # ever) or 5 (f/5 too).  A toy sounding its 5th harmonic loudest is otherwise read at that harmonic, whose
+    # dominance its own lower harmonics fail (1-4 dB): no frame passes, the blow is never heard.  Only the wizard's
+    # listener sets 5 (calibration.whistle.listening_detector); the generic detector and a profile keep 4.
+    sub_divisors: int = 4
     voice_db: float = -20.0  # a comb of lines this close to the peak makes a frame voice-like
     max_voiced_fraction: float = 0.5  # more voice-like frames than this and the "blow" was a voice
     voice_patience_frames: int = 8  # frames to wait for a voiced-looking start to prove itself a whistle
@@ -439,7 +454,10 @@ class WhistleDetector(StreamDetector):
         n_bins = len(freqs)
         self._ext = slice(max(0, self._klo - PEAK_HALF_WIDTH), self._khi + PEAK_HALF_WIDTH + 1)
         ks = np.arange(n_bins)
-        self._subs = np.rint(ks[:, None] / _DIVISORS[None, :]).astype(int)  # k/2, k/3, k/4 for every k
+        if p.sub_divisors not in (4, 5):
+            raise ValueError(f"sub_divisors: expected 4 or 5, got {p.sub_divisors}")
+        self._divisors, self._sub_cols, self._sub_bits, self._fund_choice = _sub_tables(p.sub_divisors)
+        self._subs = np.rint(ks[:, None] / self._divisors[None, :]).astype(int)  # k/2, k/3, k/4 (k/5) for every k
         band_k = ks[self._klo : self._khi + 1]
         self._gather_offsets = np.concatenate(
             [np.broadcast_to(_PEAK, (len(band_k), len(_PEAK))),
@@ -447,7 +465,7 @@ class WhistleDetector(StreamDetector):
         self._gather_index = band_k[:, None] + self._gather_offsets  # the same bins, absolute (one call less)
         # The fundamental for every peak bin k and set of sub-harmonic lines (``_SUB_BITS``): the lowest line's, the
         # largest divisor that fits, else k itself (session 18: one lookup for an argmax, a flip, an any and a where).
-        self._fund_of = np.concatenate([ks[:, None], self._subs], axis=1)[:, _FUND_CHOICE]
+        self._fund_of = np.concatenate([ks[:, None], self._subs], axis=1)[:, self._fund_choice]
         # _keep's rows for every band bin and choice of fundamental, once needed (none where a fundamental can be bin 0)
         self._keep_of: np.ndarray | None = None
         self._keep_tabled = bool(self._subs[self._klo : self._khi + 1].min() >= 1)
@@ -542,7 +560,7 @@ class WhistleDetector(StreamDetector):
         # Harmonic check: a line at k/2, k/3 or k/4 that is itself tonal (well above
         # the band's median) and not too far below the peak makes k a harmonic
         # of it: toy whistles often sound their 2nd harmonic loudest.
-        subs = g[:, len(_PEAK) :].reshape(n, len(_DIVISORS), 3)
+        subs = g[:, len(_PEAK) :].reshape(n, len(self._divisors), 3)
         sub = _max(subs, 2)
         # (over both thresholds: over the larger, the same float32 products compared; a nan fails either way)
         is_line = sub >= np.maximum(kpow * self._sub_ratio, SUB_LINE_OVER_MEDIAN * median)[:, None]
@@ -550,18 +568,18 @@ class WhistleDetector(StreamDetector):
             # Session 17 (sub_over_floor_db): the lines whose loudest bin also stands over that bin's own floor
             # (a new sound, as a toy's true fundamental is; the hall's steady crowd is not) are believed first;
             # only where none does are all the lines read as before.
-            loudest = at[rows, subs.argmax(axis=2) + _SUB_COLS]  # each sub's loudest bin
+            loudest = at[rows, subs.argmax(axis=2) + self._sub_cols]  # each sub's loudest bin
             new = is_line & (sub >= self._noise[loudest] * self._sub_floor_ratio)
             is_line = np.where(_any(new, 1)[:, None], new, is_line)
         # The lowest such line is the fundamental (the largest divisor that fits): k/2, k/3 or k/4, else k.
-        code = is_line.dot(_SUB_BITS)
+        code = is_line.dot(self._sub_bits)
         fund = self._fund_of[k, code]
         # Dominance: the peak bin against the band away from the peak and
         # from the multiples of the fundamental (a toy whistle's own harmonics).
         # "Elsewhere" is the whole voice and music range, not just the band:
         # a vowel's loudest harmonics lie below a band that starts at 800 Hz.
         table = self._keep_table()
-        wide = power[:, self._wide] * (self._keep(fund, k) if table is None else table[kb, _FUND_CHOICE[code]])
+        wide = power[:, self._wide] * (self._keep(fund, k) if table is None else table[kb, self._fund_choice[code]])
         if self.params.low_line_db:
             # Lines more than an octave under a high fundamental count low_line_db less (DetectorParams).
             low = (self._wide_bins < fund[:, None] * self.params.low_under) & (fund >= self._low_above)[:, None]
@@ -629,7 +647,7 @@ class WhistleDetector(StreamDetector):
         nothing = cls._none(n)
         return {"strong": nothing, "weak": nothing}
 
-    _keep_tables: ClassVar[dict[tuple[int, int], np.ndarray]] = {}
+    _keep_tables: ClassVar[dict[tuple[int, int, int], np.ndarray]] = {}  # by band and number of divisors
 
     def _keep_table(self) -> np.ndarray | None:
         """``_keep``'s row for every peak bin of the band (by its index in the band) and choice of fundamental (the
@@ -637,7 +655,7 @@ class WhistleDetector(StreamDetector):
         (session 18: one gather a block for a loop over its frames and their stacking).  None for a band so low
         that a fundamental may be bin 0 (``_keep`` then, frame by frame, as before)."""
         if self._keep_of is None and self._keep_tabled:
-            key = (self._klo, self._khi)
+            key = (self._klo, self._khi, len(self._divisors))
             table = WhistleDetector._keep_tables.get(key)
             if table is None:
                 wb = self._wide_bins[0]

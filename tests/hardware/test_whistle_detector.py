@@ -582,3 +582,51 @@ def test_a_fundamental_read_in_a_blow_holds_through_it():
     # The floor test without its hysteresis and the check before session 17 read the same sound as before.
     assert detect(x, _Readings(DetectorParams(**LISTEN, sub_over_floor_db=0.0, sub_hold_db=6.0))) == detect(
         x, _Readings(DetectorParams(**LISTEN, sub_over_floor_db=0.0)))
+
+
+def fifth_loudest_toy(hz: float = 1200.0, amps=(1.0, 0.8, 1.08, 0.94, 1.55), seconds: float = 0.3) -> np.ndarray:
+    """A toy blow sounding five harmonics, its 5th the loudest (seed 24's missed calibration blow of the toy 1200 Hz:
+    ``whistle_synth.harmonic_toy``'s amplitudes for that blow), 0.2 of full scale, with a little breath."""
+    t = np.arange(round(seconds * RATE)) / RATE
+    y = sum(a * np.sin(2 * np.pi * hz * (k + 1) * t) for k, a in enumerate(amps)) / sum(amps)
+    y = y + 0.03 * np.random.default_rng(0).standard_normal(len(t))
+    return (0.2 * y * np.minimum(1, np.minimum(t / 0.015, (t[-1] - t) / 0.03))).astype(np.float32)
+
+
+@pytest.mark.parametrize("hz", [1200.0, 700.0])
+def test_the_harmonic_check_reaches_the_fifth_harmonic_only_when_asked(hz):
+    """Session 18 (the wizard and the 1200 Hz toy): with f/2-f/4 a toy loudest at its 5th harmonic is read there,
+    its own lower harmonics fail that reading's dominance (1-4 dB) and no frame passes; ``sub_divisors = 5`` reads
+    it at its fundamental.  The default stays 4 (the generic detector unchanged)."""
+    assert DetectorParams().sub_divisors == 4
+    x = ta.noise(1.5, 0.003, seed=1)
+    ta.place(x, fifth_loudest_toy(hz), 0.5)
+    band = {"band_hz": (500.0, 7000.0), "steady_below_hz": 0.0, "sub_over_floor_db": 0.0}
+    assert detect(x, WhistleDetector(DetectorParams(**band))) == []
+    heard = detect(x, WhistleDetector(DetectorParams(**band, sub_divisors=5)))
+    assert len(heard) == 1 and heard[0].peak_hz == pytest.approx(hz, rel=0.03)
+    with pytest.raises(ValueError, match="sub_divisors"):
+        WhistleDetector(DetectorParams(sub_divisors=6))
+
+
+def test_the_fifth_divisor_tables_extend_the_fourth():
+    """With ``sub_divisors = 5`` the fundamental is still the lowest sub-harmonic line (now down to k/5), and every
+    frame whose lines are at k/2-k/4 only reads as with 4; the elsewhere table is ``_keep``'s rows."""
+    four, five = WhistleDetector(DetectorParams(band_hz=(500.0, 7000.0))), WhistleDetector(
+        DetectorParams(band_hz=(500.0, 7000.0), sub_divisors=5))
+    n_bins = N_FFT // 2 + 1
+    k = np.arange(n_bins)
+    assert np.array_equal(five._subs[:, :3], four._subs)
+    for code in range(16):
+        is_line = np.array([[bool(code >> d & 1) for d in range(4)]] * n_bins)
+        last = 3 - np.argmax(is_line[:, ::-1], axis=1)
+        want = np.where(is_line.any(axis=1), five._subs[k, last], k)
+        assert np.array_equal(five._fund_of[k, is_line @ (1 << np.arange(4))], want), code
+        if code < 8:
+            assert np.array_equal(five._fund_of[k, code], four._fund_of[k, code]), code
+    table = five._keep_table()
+    kk = np.arange(five._klo, five._khi + 1)
+    for choice in range(5):
+        fund = kk if choice == 0 else five._subs[kk, choice - 1]
+        assert np.array_equal(table[:, choice], five._keep(fund, kk)), choice
+    assert four._keep_table().shape[1] == 4  # its own table, not the 5-divisor one of the same band
