@@ -45,6 +45,7 @@ the line but add its length to every detection's latency.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -60,18 +61,12 @@ PEAK_HALF_WIDTH = 2  # bins either side counted in the peak's energy (+-62 Hz: t
 NEAR_BINS = 8  # +-250 Hz around the peak belong to it (trill sidebands), not to "elsewhere"
 EPS = 1e-20
 WIDE_HZ = (250.0, 7500.0)  # where dominance looks for competing lines
-_DIVISORS = np.array([2, 3, 4])  # the harmonic check's divisors (DetectorParams.sub_divisors: up to 4, or up to 5)
 SUB_LINE_OVER_MEDIAN = 30.0  # 15 dB: what makes a sub-harmonic bin a line rather than noise
 _COMB_D = np.arange(3, 14)  # voice pitch spacings looked for, in bins (94-406 Hz)
 _COMB_LINES = np.concatenate([(s * _COMB_D[:, None] + np.arange(-1, 2)[None, :]).ravel() for s in (-1, 1)])
 _COMB_VALLEYS = np.concatenate([s * ((_COMB_D + 1) // 2) for s in (-1, 1)])
 _PEAK = np.arange(-PEAK_HALF_WIDTH, PEAK_HALF_WIDTH + 1)
 _NEAR = np.arange(-1, 2)
-_SUB_COLS = len(_PEAK) + 3 * np.arange(len(_DIVISORS))  # where each sub's 3 bins start in features()' gather
-_SUB_BITS = 1 << np.arange(len(_DIVISORS))  # a frame's sub-harmonic lines as one number (bit d: k/(d+2) is a line)
-# For each such number, which the fundamental is: 0 the peak bin itself, d + 1 its k/(d+2), the lowest line's
-_FUND_CHOICE = np.array([max((d + 1 for d in range(len(_DIVISORS)) if c >> d & 1), default=0)
-                         for c in range(1 << len(_DIVISORS))])
 # A weak frame this close after the last one of a reported sound still belongs to it
 # (128 ms: shorter than the 0.3 s refractory, so a lone frame at its end cannot renew it).
 QUIET_FOLLOW_FRAMES = 8
@@ -79,14 +74,23 @@ HELD_RING_TOP = 3  # a struck sound is loudest in its first frames (the onset ca
 _QUIET_RELATIONS = (1.0, 2.0, 0.5, 3.0, 1 / 3)
 
 
+@functools.cache
 def _sub_tables(top: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The harmonic check's divisors 2..``top`` and their ``_SUB_COLS``, ``_SUB_BITS`` and ``_FUND_CHOICE``
-    (``top`` 4: those very arrays)."""
-    if top == 4:
-        return _DIVISORS, _SUB_COLS, _SUB_BITS, _FUND_CHOICE
+    """The harmonic check's tables for its divisors 2..``top`` (DetectorParams.sub_divisors: 4, or 5 for f/5 too),
+    made once per ``top`` and shared by every detector (read-only):
+
+    - the divisors;
+    - where each sub-harmonic's 3 bins start in features()' gather;
+    - each one's bit in the number that holds a frame's sub-harmonic lines (bit d: k/(d+2) is a line);
+    - for each such number, which the fundamental is: 0 the peak bin itself, d + 1 its k/(d+2), the lowest line's.
+    """
     div = np.arange(2, top + 1)
+    cols = len(_PEAK) + 3 * np.arange(len(div))
+    bits = 1 << np.arange(len(div))
     choice = np.array([max((d + 1 for d in range(len(div)) if c >> d & 1), default=0) for c in range(1 << len(div))])
-    return div, len(_PEAK) + 3 * np.arange(len(div)), 1 << np.arange(len(div)), choice
+    for a in (div, cols, bits, choice):
+        a.flags.writeable = False
+    return div, cols, bits, choice
 
 
 WINDOW = np.hanning(N_FFT).astype(np.float32)  # the STFT's window, as every detector takes it
@@ -463,7 +467,7 @@ class WhistleDetector(StreamDetector):
             [np.broadcast_to(_PEAK, (len(band_k), len(_PEAK))),
              (self._subs[band_k][:, :, None] + _NEAR).reshape(len(band_k), -1) - band_k[:, None]], axis=1)
         self._gather_index = band_k[:, None] + self._gather_offsets  # the same bins, absolute (one call less)
-        # The fundamental for every peak bin k and set of sub-harmonic lines (``_SUB_BITS``): the lowest line's, the
+        # The fundamental for every peak bin k and set of sub-harmonic lines (``_sub_bits``): the lowest line's, the
         # largest divisor that fits, else k itself (session 18: one lookup for an argmax, a flip, an any and a where).
         self._fund_of = np.concatenate([ks[:, None], self._subs], axis=1)[:, self._fund_choice]
         # _keep's rows for every band bin and choice of fundamental, once needed (none where a fundamental can be bin 0)
@@ -651,7 +655,7 @@ class WhistleDetector(StreamDetector):
 
     def _keep_table(self) -> np.ndarray | None:
         """``_keep``'s row for every peak bin of the band (by its index in the band) and choice of fundamental (the
-        bin itself, its k/2, k/3 or k/4: ``_FUND_CHOICE``): the same formula, once per band for all detectors
+        bin itself, its k/2, k/3 or k/4 (k/5): ``_fund_choice``): the same formula, once per band for all detectors
         (session 18: one gather a block for a loop over its frames and their stacking).  None for a band so low
         that a fundamental may be bin 0 (``_keep`` then, frame by frame, as before)."""
         if self._keep_of is None and self._keep_tabled:
@@ -835,7 +839,7 @@ class WhistleDetector(StreamDetector):
 
     def _hold_fundamental(self, f: dict[str, np.ndarray], i: int, held_hz: float) -> None:
         """Session 18 (``sub_hold_db``): frame ``i`` measured with the blow's fundamental ``held_hz`` as its own, when
-        that is a line at 1/2, 1/3 or 1/4 of the frame's peak that the harmonic check would take but for its floor
+        that is a line at 1/2, 1/3 or 1/4 (1/5) of the frame's peak that the harmonic check would take but for its floor
         test (within ``sub_harmonic_db`` of the peak, 15 dB over the band's median, and ``sub_over_floor_db`` less
         ``sub_hold_db`` over its floor).  If the frame passes the loose thresholds so, its measures in ``f`` become
         those (pitch, weak, strong, margin, h2); otherwise ``f`` is left as it was."""
@@ -844,7 +848,7 @@ class WhistleDetector(StreamDetector):
         band = power[self._klo : self._khi + 1]
         k = int(band.argmax()) + self._klo
         peak_hz = float(f["peak_hz"][i])
-        d = next((d for d in (2, 3, 4) if abs(peak_hz / d - held_hz) <= p.max_jump * held_hz), 0)
+        d = next((d for d in self._divisors.tolist() if abs(peak_hz / d - held_hz) <= p.max_jump * held_hz), 0)
         if not d:
             return
         c = int(self._subs[k, d - 2])
