@@ -81,12 +81,12 @@ GREY_SHARE = 0.3  # colour detector: this share of colour training patches is sh
 # ----------------------------------------------------------------------------- data
 
 
-
 def save_npz(path: Path, **arrays: np.ndarray) -> None:
     """``np.savez`` through a temporary file renamed into place: a training stopped while it writes a cache of
     gigabytes leaves no half cache for the next run to load (the name as given: np.savez adds .npz only to names)."""
     with atomic_writer(path) as f:
         np.savez(f, **arrays)
+
 
 def synthetic_items(n: int, seed: int, size: int = 320, tilted: float = 0.0,
                     perspective: bool = False) -> list[tuple[np.ndarray, labelled.Labelled]]:
