@@ -33,6 +33,7 @@ import os
 import pickle
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -471,6 +472,14 @@ def attribution(data: Path, rng: np.random.Generator, kind: str = "session4") ->
           f"wrong {wrong} (with confidence >= 0.8: {wrong_sure}; target 0)")
 
 
+def calibration_rng(seed: int, name: str) -> np.random.Generator:
+    """A calibration whistle's own random stream for a seed.  Until session 19 it was ``seed + len(name)``, so
+    "toy 1200 Hz" and "pea 2.8 kHz" drew the same numbers, and seed s's row of one whistle drew seed s + 3's of
+    another ("two-tone" at 28 was "pea 2.8 kHz" at 25): a seed kept for judging was partly seen.  The seed and
+    the name's CRC-32 together seed one SeedSequence: no two seeds or names share a stream."""
+    return np.random.default_rng([seed, zlib.crc32(name.encode())])
+
+
 def calibration_rows(seed: int) -> Iterator[tuple[str, object, list[ws.Scene]]]:
     """Per calibration whistle: its name, the wizard's profile from 3 blows (or the ``CalibrationError`` that
     stopped it) and its 40 fresh blows in hall noise at -5..+15 dB, drawn in the order the rows are printed."""
@@ -479,7 +488,7 @@ def calibration_rows(seed: int) -> Iterator[tuple[str, object, list[ws.Scene]]]:
 
     hall = ws.HallNoise(seed=seed + 21)
     for name, make in CALIBRATION_WHISTLES.items():
-        rng = np.random.default_rng(seed + len(name))
+        rng = calibration_rng(seed, name)
         quiet = hall.piece(2.0) * 0.003
         calib = calibration_sound(lambda m=make, r=rng: m(r))
         profile: object

@@ -61,7 +61,7 @@ def synthetic_profiles(seed: int) -> dict[str, tuple[Profile | str, list[ws.Scen
     hall = ws.HallNoise(seed=seed + 21)
     out = {}
     for name, make in SYNTH.items():
-        rng = np.random.default_rng(seed + len(name))
+        rng = we.calibration_rng(seed, name)
         quiet = hall.piece(2.0) * 0.003
         profile = _wizard({"P": we.calibration_sound(lambda m=make, r=rng: m(r))}, quiet)
         scenes = [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)]
