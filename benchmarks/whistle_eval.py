@@ -333,10 +333,11 @@ def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | N
     recipe = recipe or wt.RECIPE
     history = history or wt.HISTORY
 
-    def cached(var: str) -> str | None:  # a development cache, one file per recipe (the cascade's and the combined's)
-        path = os.environ.get(var)  # and per patch length (session 15), the 8-frame one under its old name
-        frames = "" if history == wt.HISTORY else f".h{history}"
-        return None if not path else (path if recipe == wt.RECIPE else f"{path}.{recipe}") + frames
+    def cached(var: str) -> str | None:  # a development cache, one file per recipe (the cascade's and the combined's),
+        path = os.environ.get(var)  # per patch length (session 15) and per training scale (session 19), the 8-frame
+        frames = "" if history == wt.HISTORY else f".h{history}"  # scale-1 one under its old name
+        scaled = "" if scale == 1.0 else f".x{scale:g}"
+        return None if not path else (path if recipe == wt.RECIPE else f"{path}.{recipe}") + frames + scaled
 
     folds_cache = cached("WHISTLE_FOLDS")  # a .pkl to reuse the trained folds between runs (development)
     if folds_cache and Path(folds_cache).exists():
@@ -351,7 +352,7 @@ def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | N
         ex = wt.examples(wt.items(data, wt.SEED + seed, scale, recipe), history=history)
         if cache:
             save_bytes_atomic(cache, pickle.dumps(ex))  # a run stopped mid-write leaves no half cache
-    print(f"\n== the verifier's folds (recipe {recipe}, {history}-frame patches): training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
+    print(f"\n== the verifier's folds (recipe {recipe}, {history}-frame patches, training scale {scale:g}): training candidates {len(ex.y)} ({int(ex.y.sum())} whistle), found in "
           f"{time.process_time() - c:.0f} s CPU; threshold at {negative_rate or wt.NEGATIVE_RATE:.2%} of training negatives")
     folds = {f"esc{f}": {f"esc{f}"} for f in range(1, 6)} | HELD_OUT
     out = wt.folds(ex, folds, seed, negative_rate=negative_rate)

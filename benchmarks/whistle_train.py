@@ -340,7 +340,9 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=WEIGHTS)
     ap.add_argument("--hold-out", action="append", default=[], help="a tag to leave out (repeatable)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--scale", type=float, default=1.0, help="share of the synthetic items (1.0: 900 scenes)")
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="share of the synthetic items (1.0: 1200 scenes, 60 table stretches, 40 per negative family, "
+                         "session9's 500 real-made pairs; the real clips once at any scale)")
     ap.add_argument("--recipe", choices=RECIPES, default=RECIPE, help="the training items (docs/whistle.md)")
     ap.add_argument("--history", type=int, default=HISTORY,
                     help=f"frames of the verifier's patch (default {HISTORY}; session 15 tried fewer, docs/whistle.md)")
@@ -352,7 +354,8 @@ def main() -> int:
         ex = ex.without(args.hold_out)
     print(f"{len(ex.y)} candidates, {int(ex.y.sum())} whistle, features in {time.process_time() - t:.0f} s CPU")
     frames = "" if args.history == HISTORY else f"; {args.history} frames"
-    ver = train(ex, args.seed, meta=f"seed {args.seed}; recipe {args.recipe}; held out {sorted(args.hold_out) or 'nothing'}{frames}")
+    scaled = "" if args.scale == 1.0 else f"; scale {args.scale:g}"  # none at 1: the recipes rebuild their weights byte for byte
+    ver = train(ex, args.seed, meta=f"seed {args.seed}; recipe {args.recipe}; held out {sorted(args.hold_out) or 'nothing'}{frames}{scaled}")
     ver.save(args.out)
     acc = np.mean([(ver(x) >= 0.5) == bool(y) for x, y in zip(ex.x, ex.y, strict=True)])
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes); training accuracy {acc:.3f}")
