@@ -15,6 +15,8 @@ seed's rows (``whistle_eval.build_sources``) through the combined detector with 
   per-row comparison, with the p95 of the blows both hear; with ``--calibration`` (session 18, seed 25's rule) the
   same on the eval's calibration rows (``whistle_eval.calibration_rows``: each whistle's 40 fresh blows, the generic
   detector and the wizard's profile, the shipped verifier as the eval's calibration table uses), per blow.
+- ``--cand-folds PATH`` (session 19): the default with the ``--folds`` verifiers against the default with another
+  set of the same seed's fold verifiers (e.g. trained at ``whistle_eval.py --train-scale 3``), the same comparison.
 
 ``--diag`` is a diagnosis for seen seeds; the comparisons judged sessions 17 and 18's changes, each once on an unseen
 seed under a rule committed first (docs/whistle.md).  ``PYTHONPATH=. python benchmarks/whistle_reask.py --seed 21
@@ -200,6 +202,9 @@ def main() -> int:
     ap.add_argument("--variants", default="", help="reask:reask_frames,...")
     ap.add_argument("--no-negatives", action="store_true")
     ap.add_argument("--sub-hold", default="", help="session 4's DetectorParams.sub_hold_db values, each against the default")
+    ap.add_argument("--cand-folds", default="",
+                    help="session 19: the default with --folds against the default with these fold verifiers (the same "
+                         "seed's folds trained otherwise, e.g. at another --train-scale), per blow")
     ap.add_argument("--calibration", action="store_true",
                     help="with --sub-hold: the eval's calibration rows instead (no folds read; the shipped verifier)")
     args = ap.parse_args()
@@ -217,6 +222,15 @@ def main() -> int:
     names = BLOW + ([] if args.no_negatives else [*NEG, we.ESC])
     rows = {n: scenes_of(src, n, data) for n in names}
     print(f"seed {args.seed}, folds {args.folds}; built in {time.time() - t0:.0f} s", flush=True)
+    if args.cand_folds:
+        with open(args.cand_folds, "rb") as f:
+            other = pickle.load(f)
+        base = run(rows, folds, lambda v: CombinedDetector.of(verifier=v))
+        cand = run(rows, other, lambda v: CombinedDetector.of(verifier=v))
+        compare(rows, base, cand, f"the default with the folds {args.cand_folds}", f"the folds {args.folds}")
+        if not (args.sub_hold or args.diag or args.variants):
+            print(f"done {time.time() - t0:.0f} s")
+            return 0
     if args.sub_hold:
         base = run(rows, folds, lambda v: CombinedDetector.of(verifier=v))
         for db in args.sub_hold.split(","):
