@@ -72,7 +72,10 @@ FACE_RENDER_VIEWS = {"orthographic": FACE_CACHE, "perspective": FACE_CACHE_PERSP
 STORE = 64  # stored classifier crops: STORE px for STORE_CONTEXT x the die's side
 STORE_CONTEXT = 2.0
 PATCH = 128  # detector training patches (detector-input pixels)
-DETECTOR_WIDTHS = (8, 16, 24, 32, 24, 16)  # the detector's channels: stride 2, 4, 4 (s4), the stride-8 branch, the fusion
+# the detector's channels: stride 2, 4, 4 (s4), the stride-8 branch, the fusion; session 19: the wider detector
+# (sessions 13 and 18); a tuning.json without detector_widths was trained with the former widths
+DETECTOR_WIDTHS = (16, 32, 48, 48, 32, 16)
+FORMER_DETECTOR_WIDTHS = (8, 16, 24, 32, 24, 16)
 FACE_WIDTHS = (16, 32, 64)  # the face classifier's channels at full, half and quarter crop resolution
 MOTION_SHARE = LOWRES_SHARE = 0.25  # session 12's --face-blur: the crops given motion blur, lost resolution
 GREY_SHARE = 0.3  # colour detector: this share of colour training patches is shown in grey (three equal channels)
@@ -727,6 +730,7 @@ MIRRORS = (False, True)
 TUNE_OBJECTIVES = ("image", "dice", "dice-threshold")
 DICE_TUNE_PHOTOS = 100
 DICE_TUNE_MARGIN = 0.01
+IMAGE_TUNE_MARGIN = 0.01  # --tune-margin's default with the image objective since session 19 (0.0 before)
 
 
 def read_counts(faces: list[tuple[float, int, np.ndarray]], truth: list[int]) -> np.ndarray:
@@ -889,15 +893,18 @@ def main() -> int:
                          "(the recipe before), or dice read right minus false ones, crowded photos too, the lowest threshold "
                          "within a margin of the best (session 13), or that threshold with the least face probability the image objective "
                          "chooses (dice-threshold, session 13's fourth experiment; default: %(default)s)")
-    ap.add_argument("--tune-margin", type=float, default=0.0,
+    ap.add_argument("--tune-margin", type=float, default=None,
                     help="with the image objective: take the lowest threshold whose best image accuracy is within this of the "
-                         "best, there the best cell (session 18; default %(default)s: the best cell, the recipe before)")
+                         f"best, there the best cell (session 18; default {IMAGE_TUNE_MARGIN} with the image objective since "
+                         "session 19, none with the others; 0: the best cell, the recipe before)")
     ap.add_argument("--tune-read-options", action="store_true",
                     help="tune the crop's side (1-1.25 die sides) and mirrored reading too (measured, not kept)")
     args = ap.parse_args()
     colour = args.face_colour != "grey"
     if args.tune_margin and args.tune_objective != "image":
         ap.error("--tune-margin is the image objective's (the dice objectives have their own, DICE_TUNE_MARGIN)")
+    if args.tune_margin is None:
+        args.tune_margin = IMAGE_TUNE_MARGIN if args.tune_objective == "image" else 0.0
     if colour and args.face_channels != 1:
         ap.error("--face-colour projects colour crops to one channel: it needs --face-channels 1")
 
@@ -913,7 +920,7 @@ def main() -> int:
         before.pop("threshold_without_margin", None)  # a former tuning's record
         before.update(tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective,
                                 args.tune_margin))
-        before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", DETECTOR_WIDTHS)), before.get("face_channels", 1),
+        before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", FORMER_DETECTOR_WIDTHS)), before.get("face_channels", 1),
                            tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
         save_text_atomic(args.out / TUNING, json.dumps(before, indent=1) + "\n")
         return 0
@@ -931,7 +938,7 @@ def main() -> int:
     if args.detector_from:  # the kept detector's input and widths
         kept = json.loads((args.detector_from / TUNING).read_text())
         args.channels = int(kept.get("channels", 1))
-        args.detector_widths = tuple(kept.get("detector_widths", DETECTOR_WIDTHS))
+        args.detector_widths = tuple(kept.get("detector_widths", FORMER_DETECTOR_WIDTHS))
     store = store_side(args.crop)  # finer stored crops for a finer classifier crop (session 16)
     data = finer_crops(load_cache(shared, args.cache), shared, store, args.cache)
     images = unpack_images(data, args.channels)
