@@ -105,8 +105,9 @@ def test_camera_loss_goes_offline_retries_and_comes_back(shared_data: Path) -> N
     assert not sensor.online and sensor.status.reason == "stopped"
 
 
-# four_21.jpg (three fours): on four_20.jpg the default hybrid now reads a third die (printed text), as the
-# network must count as many dice as the classical reader for its answer to stand (docs/dice.md).
+# four_21.jpg (three fours). four_20.jpg was left out when the fourth session's weights read a third die (printed
+# text) on it (the network must count as many dice as the classical reader for its answer to stand); session 19's
+# weights read it right, but the test keeps a photo both weights read right.
 def test_sensor_emits_one_roll_while_the_game_waits(shared_data: Path) -> None:
     photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / "four_21.jpg"))
     from hardware.dice.pips import read_pips
