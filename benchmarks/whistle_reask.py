@@ -44,6 +44,7 @@ from hardware.whistle.cascade import CascadeParams
 from hardware.whistle.combined import CombinedDetector
 from hardware.whistle.detector import HOP, N_FFT, RATE, DetectorParams, detect
 from hardware.whistle.evaluation import in_window
+from hardware.whistle.verifier import Verifier
 
 BLOW = ["mix: robot blows in esc 1-3 + robot other", "mix: r2k blows in esc 4-5 + r2k other", "pea-trill", "toy", "hum",
         we.LOUD_HUM, we.SHORT_QUIET, we.QUIET_PEA, we.QUIET_REAL]
@@ -222,17 +223,21 @@ def main() -> int:
     names = BLOW + ([] if args.no_negatives else [*NEG, we.ESC])
     rows = {n: scenes_of(src, n, data) for n in names}
     print(f"seed {args.seed}, folds {args.folds}; built in {time.time() - t0:.0f} s", flush=True)
+
+    def default(v: Verifier) -> CombinedDetector:
+        return CombinedDetector.of(verifier=v)
+
+    # The default with --folds: both comparisons below measure against it, so it is run once (1-2 min a seed).
+    base = run(rows, folds, default) if args.cand_folds or args.sub_hold else None
     if args.cand_folds:
         with open(args.cand_folds, "rb") as f:
             other = pickle.load(f)
-        base = run(rows, folds, lambda v: CombinedDetector.of(verifier=v))
-        cand = run(rows, other, lambda v: CombinedDetector.of(verifier=v))
+        cand = run(rows, other, default)
         compare(rows, base, cand, f"the default with the folds {args.cand_folds}", f"the folds {args.folds}")
         if not (args.sub_hold or args.diag or args.variants):
             print(f"done {time.time() - t0:.0f} s")
             return 0
     if args.sub_hold:
-        base = run(rows, folds, lambda v: CombinedDetector.of(verifier=v))
         for db in args.sub_hold.split(","):
             sp = DetectorParams(sub_hold_db=float(db))
             cand = run(rows, folds, lambda v, sp=sp: CombinedDetector.of(sp, verifier=v))
