@@ -333,9 +333,11 @@ def fold_verifiers(data: Path, seed: int, scale: float, negative_rate: float | N
     recipe = recipe or wt.RECIPE
     history = history or wt.HISTORY
 
-    def cached(var: str) -> str | None:  # a development cache, one file per recipe (the cascade's and the combined's),
-        path = os.environ.get(var)  # per patch length (session 15) and per training scale (session 19), the 8-frame
-        frames = "" if history == wt.HISTORY else f".h{history}"  # scale-1 one under its old name
+    def cached(var: str) -> str | None:
+        """A development cache's path: one file per recipe (the cascade's and the combined's), per patch length
+        (session 15) and per training scale (session 19); the 8-frame, scale-1 one keeps its old name."""
+        path = os.environ.get(var)
+        frames = "" if history == wt.HISTORY else f".h{history}"
         scaled = "" if scale == 1.0 else f".x{scale:g}"
         return None if not path else (path if recipe == wt.RECIPE else f"{path}.{recipe}") + frames + scaled
 
