@@ -81,6 +81,12 @@ MOTION_SHARE = LOWRES_SHARE = 0.25  # session 12's --face-blur: the crops given 
 GREY_SHARE = 0.3  # colour detector: this share of colour training patches is shown in grey (three equal channels)
 
 
+def detector_widths_of(tuning: dict) -> tuple[int, ...]:
+    """The widths a folder's detector was trained with, as its ``tuning.json`` records them; a tuning written before
+    the widths were recorded was trained with the former default (``DETECTOR_WIDTHS`` before session 19)."""
+    return tuple(tuning.get("detector_widths", FORMER_DETECTOR_WIDTHS))
+
+
 # ----------------------------------------------------------------------------- data
 
 
@@ -920,7 +926,7 @@ def main() -> int:
         before.pop("threshold_without_margin", None)  # a former tuning's record
         before.update(tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective,
                                 args.tune_margin))
-        before.update(macs(before.get("channels", 1), tuple(before.get("detector_widths", FORMER_DETECTOR_WIDTHS)), before.get("face_channels", 1),
+        before.update(macs(before.get("channels", 1), detector_widths_of(before), before.get("face_channels", 1),
                            tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
         save_text_atomic(args.out / TUNING, json.dumps(before, indent=1) + "\n")
         return 0
@@ -938,7 +944,7 @@ def main() -> int:
     if args.detector_from:  # the kept detector's input and widths
         kept = json.loads((args.detector_from / TUNING).read_text())
         args.channels = int(kept.get("channels", 1))
-        args.detector_widths = tuple(kept.get("detector_widths", FORMER_DETECTOR_WIDTHS))
+        args.detector_widths = detector_widths_of(kept)
     store = store_side(args.crop)  # finer stored crops for a finer classifier crop (session 16)
     data = finer_crops(load_cache(shared, args.cache), shared, store, args.cache)
     images = unpack_images(data, args.channels)
