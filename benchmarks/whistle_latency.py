@@ -40,13 +40,16 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--worst", type=int, default=8, help="the latest blows to list per row")
     ap.add_argument("--history", type=int, default=None, help="frames of the fold verifiers' patch (default 8)")
+    ap.add_argument("--train-scale", type=float, default=1.0,
+                    help="share of the synthetic training items for the folds, as whistle_eval.py's (default 1: the "
+                         "shipped weights')")
     args = ap.parse_args()
     data = we.whistle_dir()
     if data is None:
         print("skipped: no whistle data (set BELLWETHER_SHARED_DATA)")  # make bench goes on
         return 0
     sources = we.build_sources(data, args.seed, quick=False, family_hours=0.01)
-    folds = we.fold_verifiers(data, args.seed, 1.0, recipe=wt.COMBINED_RECIPE, history=args.history)
+    folds = we.fold_verifiers(data, args.seed, args.train_scale, recipe=wt.COMBINED_RECIPE, history=args.history)
     print(f"\n== latency of the combined detector, seed {args.seed}, 64 ms blocks (ms; 'onset late': the detector's "
           "onset estimate after the labelled one; 'wait': from that estimate to the report)")
     for name in ROWS:

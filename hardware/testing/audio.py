@@ -71,6 +71,20 @@ def harmonic_toy(
     return (amp * y * envelope(len(t), rate)).astype(np.float32)
 
 
+def steady_toy(
+    freq: float, duration: float, harmonics: tuple[float, ...], amp: float = 0.2, breath: float = 0.0, seed: int = 0,
+    rate: int = RATE,
+) -> np.ndarray:
+    """A toy whistle held dead still (no wobble): harmonics of ``freq`` at the given strengths, ``breath`` of
+    white noise (seeded) before a 15 ms rise and a 30 ms fall.  The hard cases of session 18's toys (one
+    sounding its 5th harmonic loudest) are written as these exact amplitudes."""
+    t = np.arange(round(duration * rate)) / rate
+    y = sum(a * np.sin(2 * np.pi * freq * (k + 1) * t) for k, a in enumerate(harmonics)) / sum(harmonics)
+    if breath:
+        y = y + breath * np.random.default_rng(seed).standard_normal(len(t))
+    return (amp * y * np.minimum(1, np.minimum(t / 0.015, (t[-1] - t) / 0.03))).astype(np.float32)
+
+
 def pink_noise(duration: float, amp: float = 0.01, seed: int = 0, rate: int = RATE) -> np.ndarray:
     """1/f noise, closer to a room's hum than white noise."""
     n = round(duration * rate)

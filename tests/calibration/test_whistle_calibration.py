@@ -293,14 +293,9 @@ def test_a_toy_sounding_its_fifth_harmonic_loudest_is_calibrated(hz, monkeypatch
     from calibration.whistle import CalibrationError, _Progress, calibrate
     from hardware.testing.sensors import blocks_of
 
-    def blow(amps, seconds):
-        t = np.arange(round(seconds * 16000)) / 16000
-        y = sum(a * np.sin(2 * np.pi * hz * (k + 1) * t) for k, a in enumerate(amps)) / sum(amps)
-        return (0.2 * y * np.minimum(1, np.minimum(t / 0.015, (t[-1] - t) / 0.03))).astype(np.float32)
-
     sound = ta.noise(0.4, 0.003, seed=1)
     for i, (amps, s) in enumerate([((1, 0.28, 0.1), 0.3), ((1, 0.8, 1.08, 0.94, 1.55), 0.27), ((1, 1.65, 0.61), 0.5)]):
-        b = blow(amps, s)
+        b = ta.steady_toy(hz, s, amps)
         sound = np.concatenate([sound, b + ta.noise(s, 0.003, seed=10 + i)[: len(b)], ta.noise(0.6, 0.003, seed=2)])
 
     def run():

@@ -584,15 +584,6 @@ def test_a_fundamental_read_in_a_blow_holds_through_it():
         x, _Readings(DetectorParams(**LISTEN, sub_over_floor_db=0.0)))
 
 
-def fifth_loudest_toy(hz: float = 1200.0, amps=(1.0, 0.8, 1.08, 0.94, 1.55), seconds: float = 0.3) -> np.ndarray:
-    """A toy blow sounding five harmonics, its 5th the loudest (seed 24's missed calibration blow of the toy 1200 Hz:
-    ``whistle_synth.harmonic_toy``'s amplitudes for that blow), 0.2 of full scale, with a little breath."""
-    t = np.arange(round(seconds * RATE)) / RATE
-    y = sum(a * np.sin(2 * np.pi * hz * (k + 1) * t) for k, a in enumerate(amps)) / sum(amps)
-    y = y + 0.03 * np.random.default_rng(0).standard_normal(len(t))
-    return (0.2 * y * np.minimum(1, np.minimum(t / 0.015, (t[-1] - t) / 0.03))).astype(np.float32)
-
-
 @pytest.mark.parametrize("hz", [1200.0, 700.0])
 def test_the_harmonic_check_reaches_the_fifth_harmonic_only_when_asked(hz):
     """Session 18 (the wizard and the 1200 Hz toy): with f/2-f/4 a toy loudest at its 5th harmonic is read there,
@@ -600,7 +591,8 @@ def test_the_harmonic_check_reaches_the_fifth_harmonic_only_when_asked(hz):
     it at its fundamental.  The default stays 4 (the generic detector unchanged)."""
     assert DetectorParams().sub_divisors == 4
     x = ta.noise(1.5, 0.003, seed=1)
-    ta.place(x, fifth_loudest_toy(hz), 0.5)
+    # seed 24's missed calibration blow of the toy 1200 Hz (whistle_synth.harmonic_toy's amplitudes for it)
+    ta.place(x, ta.steady_toy(hz, 0.3, (1.0, 0.8, 1.08, 0.94, 1.55), breath=0.03), 0.5)
     band = {"band_hz": (500.0, 7000.0), "steady_below_hz": 0.0, "sub_over_floor_db": 0.0}
     assert detect(x, WhistleDetector(DetectorParams(**band))) == []
     heard = detect(x, WhistleDetector(DetectorParams(**band, sub_divisors=5)))
