@@ -35,7 +35,9 @@ the pip-layout second opinion (``pip_layout.py``, session 16): its score's weigh
 ``layout_centre``) and when its value counts (``layout_sure``, ``layout_net_unsure``, ``layout_boost``;
 absent: off), and further face classifiers whose class probabilities are averaged with the first's
 (``faces_extra``, session 17: file names in the weights folder, each read at the same ``turns``; absent: the
-one classifier).
+one classifier), and the crop's sides each die is read at, its probabilities averaged over every side and turn
+(``crop_contexts``, session 20: the detector's side estimate is often off by a sixth or more, so no one crop
+side frames every die alike; absent: ``crop_context`` alone).
 """
 
 from __future__ import annotations
@@ -58,6 +60,8 @@ DETECTOR = "dice_detector.onnx"
 CLASSIFIER = "dice_faces.onnx"
 TUNING = "tuning.json"
 FACES_EXTRA = "faces_extra"  # session 17: tuning.json's further face classifiers (an ensemble; absent: one)
+CROP_CONTEXTS = "crop_contexts"  # session 20: tuning.json's crop sides each die is read at (absent: crop_context)
+CONTEXT_RANGE = (0.5, 3.0)  # a crop side in die sides outside this cuts less than the top face or mostly felt
 DETECT_SIDE = 320  # the detector sees the frame (or tray region) scaled to this long side
 STRIDE = 4  # heatmap cells per detector input pixel
 CROP = 32  # the face classifier's input side
@@ -305,6 +309,16 @@ class _TuningValues:
             raise self._refuse(key, f"one of {shown}")
         return value
 
+    def numbers(self, key: str, default: tuple[float, ...], low: float, high: float) -> tuple[float, ...]:
+        """A non-empty list of distinct numbers from ``low`` to ``high`` (absent: ``default``)."""
+        if key not in self.tuning:
+            return default
+        value = self.tuning[key]
+        if (not isinstance(value, list) or not value or len(set(value)) < len(value)
+                or not all(not isinstance(v, bool) and isinstance(v, int | float) and low <= v <= high for v in value)):
+            raise self._refuse(key, f"a non-empty list of distinct numbers from {low} to {high}")
+        return tuple(float(v) for v in value)
+
     def file_names(self, key: str, taken: tuple[str, ...]) -> tuple[str, ...]:
         """A list of distinct plain file names (absent: none), none of them in ``taken``."""
         value = self.tuning.get(key, [])
@@ -349,6 +363,10 @@ class NetReader:
         # Session 9, read-time options (chosen on the training groups, docs/dice.md): the crop's side in
         # die sides, and whether each turn is also read mirrored (a face's value does not mirror either).
         self.context = value.number("crop_context", CROP_CONTEXT)
+        # Session 20: each die read at several crop sides, their probabilities averaged with the turns'. The
+        # detector's side is often off (0.83 to 1.56 of the die's, 10th to 90th percentile, on a fold's dice),
+        # so one crop side frames some dice too tight and others too loose. Absent: crop_context alone.
+        self.contexts = value.numbers(CROP_CONTEXTS, (self.context,), *CONTEXT_RANGE)
         self.mirror = value.flag("mirror", False)
         # Session 12: each crop moved towards the die's top face, away from the image centre (``top_shift``, 0: off).
         self.top_shift = value.number("top_shift", 0.0, 0.0, TOP_SHIFT_MAX)
@@ -384,18 +402,20 @@ class NetReader:
                  context: float | None = None, mirror: bool | None = None, top_shift: float | None = None,
                  view: tuple[float, float, float] | None = None) -> np.ndarray:
         """Class probabilities (N x 7: not a die, 1..6) for each detected die in a frame (grey or BGR),
-        averaged over ``turns`` quarter turns, each also mirrored when ``mirror``, each crop moved by
+        averaged over ``turns`` quarter turns of a crop of each of the tuned crop sides (``crop_contexts``;
+        ``context`` given: that side alone), each also mirrored when ``mirror``, each crop moved by
         ``top_shift`` towards the top face (None: the tuned ones). ``view`` is the image's centre and half
         its long side in the frame's pixels (None: the frame's own; ``read`` passes the whole image's when
         it reads a region of it)."""
         if not dice:
             return np.zeros((0, 7), np.float32)
         frame = as_channels(frame, self.crop_channels)
-        context = self.context if context is None else context
+        contexts = self.contexts if context is None else (context,)
         shift = self.top_shift if top_shift is None else top_shift
         if shift:
             dice = top_faces(dice, shift, view or (frame.shape[1] / 2, frame.shape[0] / 2, max(frame.shape[:2]) / 2))
-        crops = np.stack([crop_die(frame, x, y, s, self.crop, context) for x, y, s, _ in dice])
+        # every die at the first side, then every die at the next: the views below reshape side by side
+        crops = np.stack([crop_die(frame, x, y, s, self.crop, c) for c in contexts for x, y, s, _ in dice])
         crops = normalise_crops(project_face(crops, self.face_colour) if self.face_colour != "grey" else crops)
         # The four quarter turns of each crop, averaged: the face's value does not turn with it.
         turns = self.turns if turns is None else turns
@@ -407,7 +427,7 @@ class NetReader:
         for net in (self._faces, *self._faces_extra):  # session 17: every classifier's views weigh alike
             net.setInput(blob)
             probs.append(net.forward())
-        return np.concatenate(probs).reshape(len(probs) * len(views), len(dice), -1).mean(axis=0)
+        return np.concatenate(probs).reshape(len(probs) * len(views) * len(contexts), len(dice), -1).mean(axis=0)
 
     def with_layout(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]], probs: np.ndarray) -> np.ndarray:
         """The classifier's probabilities with the pip layout's second opinion fused in, for the dice the

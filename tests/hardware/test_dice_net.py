@@ -324,6 +324,8 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
         *((("faces_extra", bad, f"expected a list of distinct file names in the weights folder, other than "
             f"dice_detector.onnx and dice_faces.onnx, got {bad!r}"))
           for bad in ("dice_faces_s17.onnx", ["../dice_faces_s17.onnx"], ["a.onnx", "a.onnx"], ["dice_faces.onnx"], [""], [17])),
+        *((("crop_contexts", bad, f"expected a non-empty list of distinct numbers from 0.5 to 3.0, got {bad!r}"))
+          for bad in (1.25, [], [1.25, 1.25], [1.25, "wide"], [True], [0.2], [1.25, 4])),
     ],
 )
 def test_a_bad_tuning_value_is_refused_with_its_key(tmp_path: Path, key: str, value: object, expected: str) -> None:
@@ -345,14 +347,14 @@ def test_a_bad_tuning_value_is_refused_with_its_key(tmp_path: Path, key: str, va
         NetReader(tmp_path)
 
 
-def _with_tuning(tmp_path: Path, **values: object) -> NetReader:
-    """The shipped weights with ``values`` added to their tuning.json."""
+def _with_tuning(tmp_path: Path, drop: tuple[str, ...] = (), **values: object) -> NetReader:
+    """The shipped weights with ``values`` added to their tuning.json and the keys in ``drop`` taken out."""
     import json
     import shutil
 
     shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
     tuning = json.loads((tmp_path / "tuning.json").read_text())
-    (tmp_path / "tuning.json").write_text(json.dumps({**tuning, **values}))
+    (tmp_path / "tuning.json").write_text(json.dumps({k: v for k, v in {**tuning, **values}.items() if k not in drop}))
     return NetReader(tmp_path)
 
 
@@ -523,3 +525,40 @@ def test_an_ensemble_averages_its_classifiers_probabilities(shared_data: Path, t
     (tmp_path / "dice_faces_copy.onnx").unlink()
     with pytest.raises(SensorError, match="cannot load the dice reader's weights"):
         NetReader(tmp_path)
+
+
+def test_without_crop_contexts_each_die_is_read_at_crop_context_alone(shared_data: Path, tmp_path: Path) -> None:
+    """No ``crop_contexts`` (every tuning.json before session 20), or a list of ``crop_context`` alone: each die's
+    probabilities are, to the bit, its crop at ``crop_context`` sides read at the tuned quarter turns and averaged
+    (the reader before session 20), and both read alike."""
+    import cv2
+
+    absent = _with_tuning(tmp_path / "absent", drop=("crop_contexts",))
+    one = _with_tuning(tmp_path / "one", crop_contexts=[absent.context])
+    assert absent.contexts == one.contexts == (absent.context,) and "crop_contexts" not in absent.tuning
+    net = cv2.dnn.readNetFromONNX(str(WEIGHTS / CLASSIFIER))
+    for item in _ensemble_items(shared_data):
+        frame = read_image(item.path)
+        dice = absent.detect(frame)
+        assert dice
+        crops = normalise_crops(np.stack([crop_die(as_channels(frame, 1), x, y, s, context=absent.context) for x, y, s, _ in dice]))
+        net.setInput(np.ascontiguousarray(np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(absent.turns)])))
+        before = net.forward().reshape(absent.turns, len(dice), -1).mean(axis=0)
+        assert np.array_equal(absent.classify(frame, dice), before)
+        assert np.array_equal(one.classify(frame, dice), before)
+        assert one.read(frame) == absent.read(frame)
+
+
+def test_crop_contexts_average_every_crop_side_and_turn(shared_data: Path, tmp_path: Path) -> None:
+    """``crop_contexts`` (session 20): each die is cut at every listed side, each cut read at the tuned turns, every
+    view weighing alike: the mean of what the reader reads at each side alone (``context=``, which also overrides
+    the list, as the tuning's search asks)."""
+    sides = [1.1, 1.25, 1.45]
+    reader = _with_tuning(tmp_path, crop_contexts=sides)
+    assert reader.contexts == tuple(sides)
+    for item in _ensemble_items(shared_data):
+        frame = read_image(item.path)
+        dice = reader.detect(frame)
+        each = [reader.classify(frame, dice, context=c) for c in sides]
+        assert np.allclose(reader.classify(frame, dice), np.mean(each, axis=0), atol=1e-6)
+        assert not np.allclose(each[0], each[2], atol=1e-4)  # the sides do read differently
