@@ -379,6 +379,14 @@ class DetectorParams:
     low_own_strong: int = 1
     refractory_s: float = 0.3
     min_level_db: float = -200.0  # quieter blows are another table's (calibration sets it; off by default)
+    # Session 20 (issue #15's ESC-10 false alarms: 34 of 37 reports of the shipped combined detector are this half's,
+    # crowing and crying at 0.8-3 kHz reported 50-130 ms into the call, before the glide or the wobble that
+    # _wobbling_low and the voice test catch has shown).  A blow whose pitch so far is under patient_below_hz needs
+    # patient_strong_frames strong frames before it is reported instead of min_strong_frames: every real whistle in
+    # the data sounds at 2-4.5 kHz and keeps its min_strong_frames.  0: off.
+    patient_below_hz: float = 0.0
+    patient_strong_frames: int = 6
+    patient_s: float = 0.0  # and that long from its onset (0: no wait but the strong frames')
     max_blow_s: float = 4.0  # no blow is longer: a tone that lasts is learned as room noise
     noise_rise_s: float = 4.0
     noise_fall_s: float = 0.3
@@ -756,7 +764,7 @@ class WhistleDetector(StreamDetector):
                 blow.strong += bool(strong[i])  # a frame the held reading kept is never strong
                 blow.lowed += bool(strong[i] and f["lowed"][i])
                 if (blow.last_end - blow.onset >= p.min_duration_s and blow.strong >= p.min_strong_frames
-                        and blow.strong - blow.lowed >= p.low_own_strong):
+                        and blow.strong - blow.lowed >= p.low_own_strong and not self._impatient(blow)):
                     voiced = np.mean(np.asarray(blow.voice) > p.voice_db)
                     if voiced > p.max_voiced_fraction:
                         if len(blow.voice) < p.voice_patience_frames:
@@ -888,6 +896,14 @@ class WhistleDetector(StreamDetector):
         top, slope, late = decay_slopes(np.asarray(level))
         d = self.params.held_ring_db
         return top < HELD_RING_TOP and len(level) - top >= 3 and slope <= -d and late <= -d
+
+    def _impatient(self, blow: _Blow) -> bool:
+        """Whether a blow low in pitch (``patient_below_hz``) would be reported before its
+        ``patient_strong_frames`` strong frames."""
+        p = self.params
+        return (p.patient_below_hz > 0
+                and (blow.strong < p.patient_strong_frames or blow.last_end - blow.onset < p.patient_s)
+                and float(_median(blow.hz)) < p.patient_below_hz)
 
     def _wobbling_low(self, hz: list[float]) -> bool:
         """Under ``steady_below_hz``, whether the blow's pitch wanders more than ``steady_cents`` (median
