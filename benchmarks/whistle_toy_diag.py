@@ -414,7 +414,9 @@ class Row_:
     profile: Profile | None  # the wizard's (calibration rows)
 
 
-def rows_of(seed: int) -> list[Row_]:
+def rows_of(seed: int, generic: Sequence[str] = ("toy", "pea-trill")) -> list[Row_]:
+    """The calibration rows (toy 1200 Hz, two-tone, pea 2.8 kHz) and ``generic`` of the eval's synthetic rows
+    (``synthetic_rows``: pea-trill, toy, hum), drawn as ``whistle_eval.py`` draws them."""
     if seed >= FIRST_HELD_SEED:
         raise SystemExit(f"seed {seed}: seeds {FIRST_HELD_SEED} and above are kept for judging")
     out = []
@@ -424,8 +426,7 @@ def rows_of(seed: int) -> list[Row_]:
                 out.append(Row_(f"cal {name}", scenes, cap.made, profile if isinstance(profile, Profile) else None))
         _, fams = synthetic_rows(seed, 80)
     LINES.update({k: m.lines for k, m in cap.made.items()})
-    out.append(Row_("toy (generic row)", fams["toy"], cap.made, None))
-    out.append(Row_("pea-trill (generic row)", fams["pea-trill"], cap.made, None))
+    out += [Row_(f"{fam} (generic row)", fams[fam], cap.made, None) for fam in generic]
     return out
 
 
@@ -451,7 +452,8 @@ def table_snr(rows: list[Row_]) -> None:
     by: dict[tuple[str, str], list[dict[str, float]]] = defaultdict(list)
     for r in rows:  # the seeds pooled
         for s in r.scenes:
-            by[(r.name, bucket(s.snr_db))].append(snr_profile(s, r.made[id(s)]))
+            if id(s) in r.made:  # the hum row's blows are not captured as they are made: no band SNR for them
+                by[(r.name, bucket(s.snr_db))].append(snr_profile(s, r.made[id(s)]))
     for name in dict.fromkeys(r.name for r in rows):
         for _, _, label in BUCKETS:
             xs = by.get((name, label))
@@ -660,6 +662,8 @@ def main() -> int:
     ap.add_argument("--blows", action="store_true", help="a line per blow")
     ap.add_argument("--what-if", action="store_true", help="the what-ifs and their price on negatives")
     ap.add_argument("--hours", type=float, default=0.1, help="table noise and music for the what-ifs' price")
+    ap.add_argument("--rows", nargs="+", choices=("toy", "pea-trill", "hum"), default=["toy", "pea-trill"],
+                    help="the eval's generic synthetic rows diagnosed beside the calibration rows (session 20: hum)")
     args = ap.parse_args()
     if any(s >= FIRST_HELD_SEED for s in args.seeds):
         ap.error(f"seeds {FIRST_HELD_SEED} and above are kept for judging")
@@ -667,7 +671,7 @@ def main() -> int:
         ap.error("shared data not found (BELLWETHER_SHARED_DATA)")
     c0 = time.process_time()
     print(f"machine: {len(os.sched_getaffinity(0))} cores available, load {os.getloadavg()[0]:.1f}; seeds {args.seeds}")
-    rows = [r for seed in args.seeds for r in rows_of(seed)]
+    rows = [r for seed in args.seeds for r in rows_of(seed, args.rows)]
     for i, r in enumerate(rows):
         if r.profile is not None:
             print(f"   seed {args.seeds[i // (len(rows) // len(args.seeds))]} {r.name}: {profile_note(r.profile)}")
