@@ -15,6 +15,9 @@ seed's rows (``whistle_eval.build_sources``) through the combined detector with 
   per-row comparison, with the p95 of the blows both hear; with ``--calibration`` (session 18, seed 25's rule) the
   same on the eval's calibration rows (``whistle_eval.calibration_rows``: each whistle's 40 fresh blows, the generic
   detector and the wizard's profile, the shipped verifier as the eval's calibration table uses), per blow.
+- ``--gate KEY=V[+KEY=V],...`` (session 20): the default against ``CombinedParams`` with those fields (e.g. the gate's
+  steady low line read looser: ``weak_low_db=6+steady_low_db=10``), the same per-row comparison with the p95 of the
+  blows both hear.
 - ``--cand-folds PATH`` (session 19): the default with the ``--folds`` verifiers against the default with another
   set of the same seed's fold verifiers (e.g. trained at ``whistle_eval.py --train-scale 3``), the same comparison.
 
@@ -41,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import whistle_eval as we
 
 from hardware.whistle.cascade import CascadeParams
-from hardware.whistle.combined import CombinedDetector
+from hardware.whistle.combined import CombinedDetector, CombinedParams
 from hardware.whistle.detector import HOP, N_FFT, RATE, DetectorParams, detect
 from hardware.whistle.evaluation import in_window
 from hardware.whistle.verifier import Verifier
@@ -203,6 +206,8 @@ def main() -> int:
     ap.add_argument("--variants", default="", help="reask:reask_frames,...")
     ap.add_argument("--no-negatives", action="store_true")
     ap.add_argument("--sub-hold", default="", help="session 4's DetectorParams.sub_hold_db values, each against the default")
+    ap.add_argument("--gate", default="",
+                    help="session 20: KEY=V[+KEY=V],... CombinedParams fields, each set against the default, per blow")
     ap.add_argument("--cand-folds", default="",
                     help="session 19: the default with --folds against the default with these fold verifiers (the same "
                          "seed's folds trained otherwise, e.g. at another --train-scale), per blow")
@@ -228,7 +233,15 @@ def main() -> int:
         return CombinedDetector.of(verifier=v)
 
     # The default with --folds: both comparisons below measure against it, so it is run once (1-2 min a seed).
-    base = run(rows, folds, default) if args.cand_folds or args.sub_hold else None
+    base = run(rows, folds, default) if args.cand_folds or args.sub_hold or args.gate else None
+    for spec in filter(None, args.gate.split(",")):
+        fields = {k: float(v) for k, v in (kv.split("=") for kv in spec.split("+"))}
+        gp = replace(CombinedParams(), **fields)
+        cand = run(rows, folds, lambda v, gp=gp: CombinedDetector.of(verifier=v, params=gp))
+        compare(rows, base, cand, f"CombinedParams {spec}", "the default")
+    if args.gate and not (args.cand_folds or args.sub_hold or args.diag or args.variants):
+        print(f"done {time.time() - t0:.0f} s")
+        return 0
     if args.cand_folds:
         with open(args.cand_folds, "rb") as f:
             other = pickle.load(f)
