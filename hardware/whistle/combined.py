@@ -104,7 +104,8 @@ class CombinedParams:
     # has not yet learned; session 4 missed them reading that line as the whistle's fundamental).  With
     # weak_low_db > 0 a steady low line down to weak_low_db under the whistle also counts, when no other reason
     # speaks, unless the report decays like a struck glass over a pan's ring (the ring test below, always on for
-    # it).  0: off.
+    # it).  0: off.  Judged at 6 with steady_low_db 10 on seed 30: blows +9 (hum +5), none lost, but music +4.9 %
+    # where 2 % was allowed (its flute notes over held chords): off (docs/whistle.md, session 20).
     weak_low_db: float = 0.0
     # Session 11's fourth step, retried in session 12 behind the ring guard: a strict cascade yes also counts,
     # when no other reason speaks, while the band below 1 kHz neither swings (low_swing_db <= quiet_swing_db)

@@ -426,7 +426,7 @@ def test_a_trill_the_verifier_locked_out_is_heard_when_asked_again_and_nothing_e
     assert off == [] and len(on) == 1 and a + 0.2 <= on[0] <= b and asks >= 1
 
 
-WEAK = {"weak_low_db": 6.0, "steady_low_db": 10.0}  # session 20's candidate (off as shipped until judged)
+WEAK = {"weak_low_db": 6.0, "steady_low_db": 10.0}  # session 20's candidate (judged on seed 30: failed on music, off)
 
 
 def test_a_weak_steady_low_line_is_a_reason_only_when_asked_and_nothing_else_speaks():
