@@ -235,8 +235,10 @@ def main() -> int:
     # The default with --folds: both comparisons below measure against it, so it is run once (1-2 min a seed).
     base = run(rows, folds, default) if args.cand_folds or args.sub_hold or args.gate else None
     for spec in filter(None, args.gate.split(",")):
-        fields = {k: float(v) for k, v in (kv.split("=") for kv in spec.split("+"))}
-        gp = replace(CombinedParams(), **fields)
+        gp = CombinedParams()
+        for k, v in (kv.split("=") for kv in spec.split("+")):
+            kind = type(getattr(gp, k))  # each field keeps its type: relook=3 an int, ring_guard=1 a bool
+            gp = replace(gp, **{k: float(v) != 0 if kind is bool else kind(float(v))})
         cand = run(rows, folds, lambda v, gp=gp: CombinedDetector.of(verifier=v, params=gp))
         compare(rows, base, cand, f"CombinedParams {spec}", "the default")
     if args.gate and not (args.cand_folds or args.sub_hold or args.diag or args.variants):
