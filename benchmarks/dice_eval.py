@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -63,6 +64,7 @@ from dice_stages import pair, stages  # noqa: E402
 
 FOLDS = ROOT / "benchmarks" / "out" / "dice-folds"
 GATE_PHOTOS = 40  # photos (of at most 5 dice) per training group that tune the hybrid's gate, as the network's tuning
+T = TypeVar("T")
 KNOWN_LABEL_FAULTS = {"five_1.jpg", "four_50.jpg", "six_45.jpg", "three_29.jpg", "two_23.jpg", "two_47.jpg"}
 
 
@@ -147,61 +149,47 @@ def groups_items(shared: Path) -> dict[str, list[tuple[np.ndarray | None, labell
     return out
 
 
+def timed(read: Callable[[], T], times: int = 20) -> tuple[float, T]:
+    """The median CPU time of ``times`` calls of ``read`` in ms, and what the last call returned."""
+    ms = []
+    for _ in range(times):
+        t = time.process_time()
+        got = read()
+        ms.append(1000 * (time.process_time() - t))
+    return float(np.median(ms)), got
+
+
 def speed(reader: NetReader) -> None:
     """One 640x480 frame and one 12 MP photo (a webcam frame enlarged, written as a JPEG)."""
     import tempfile
 
+    real = labelled.real_groups(shared_data())
     frame = read_image(shared_data() / "dice" / "webcam-train" / "five_3.jpg")
-    ms = []
-    for _ in range(20):
-        t = time.process_time()
-        reader.read(frame)
-        ms.append(1000 * (time.process_time() - t))
-    print(f"speed, one core: 640x480 frame {np.median(ms):.1f} ms (median of 20; target <= 30, goal 15)")
+    ms, _ = timed(lambda: reader.read(frame))
+    print(f"speed, one core: 640x480 frame {ms:.1f} ms (median of 20; target <= 30, goal 15)")
     # five_3.jpg holds two dice; the speed asked of a read-time option (session 20) is for a frame of three
-    three = next(i for i in sorted(labelled.real_groups(shared_data())["webcam-train"], key=lambda i: i.path.name)
-                 if len(i.dice) == 3)
+    three = next(i for i in sorted(real["webcam-train"], key=lambda i: i.path.name) if len(i.dice) == 3)
     frame3 = read_image(three.path)
-    ms = []
-    for _ in range(20):
-        t = time.process_time()
-        got = reader.read(frame3)
-        ms.append(1000 * (time.process_time() - t))
-    print(f"                  640x480 frame of 3 dice ({three.path.name}, {len(got)} read): {np.median(ms):.1f} ms (median of 20)")
+    ms, got = timed(lambda: reader.read(frame3))
+    print(f"                  640x480 frame of 3 dice ({three.path.name}, {len(got)} read): {ms:.1f} ms (median of 20)")
     for n in (1, 5):  # told the game's count: more candidates classified (at most n + COUNT_SPARE)
-        ms = []
-        for _ in range(20):
-            t = time.process_time()
-            reader.read(frame, expected=n)
-            ms.append(1000 * (time.process_time() - t))
-        print(f"                  the same frame told the game's count, {n} dice: {np.median(ms):.1f} ms (median of 20)")
+        ms, _ = timed(lambda n=n: reader.read(frame, expected=n))
+        print(f"                  the same frame told the game's count, {n} dice: {ms:.1f} ms (median of 20)")
     # a 640x480 cut of a 640x640 tray photo holding 12 dice
-    many = next(i for i in labelled.real_groups(shared_data())["hex-trays"] if sum(80 <= d.y < 560 for d in i.dice) == 12)
+    many = next(i for i in real["hex-trays"] if sum(80 <= d.y < 560 for d in i.dice) == 12)
     crowd = read_image(many.path)[80:560]
-    ms = []
-    for _ in range(20):
-        t = time.process_time()
-        got = reader.read(crowd)
-        ms.append(1000 * (time.process_time() - t))
+    ms, got = timed(lambda: reader.read(crowd))
     print(f"                  640x480 cut of {many.path.name} (12 dice, {len(got)} read): "
-          f"{np.median(ms):.1f} ms (median of 20; target <= 30 with up to ~12 dice)")
-    ms = []
-    for _ in range(20):
-        t = time.process_time()
-        got = reader.read(crowd, expected=12)
-        ms.append(1000 * (time.process_time() - t))
-    print(f"                  the same cut told the game's count, 12 dice ({len(got)} read): {np.median(ms):.1f} ms (median of 20)")
+          f"{ms:.1f} ms (median of 20; target <= 30 with up to ~12 dice)")
+    ms, got = timed(lambda: reader.read(crowd, expected=12))
+    print(f"                  the same cut told the game's count, 12 dice ({len(got)} read): {ms:.1f} ms (median of 20)")
     big = cv2.resize(frame, (4000, 3000), interpolation=cv2.INTER_CUBIC)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "12mp.jpg"
         cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        ms = []
-        for _ in range(5):
-            t = time.process_time()
-            got = reader.read(read_image(path))
-            ms.append(1000 * (time.process_time() - t))
+        ms, got = timed(lambda: reader.read(read_image(path)), times=5)
     print(
-        f"                  12 MP JPEG photo (4000x3000), decoding included: {np.median(ms):.1f} ms "
+        f"                  12 MP JPEG photo (4000x3000), decoding included: {ms:.1f} ms "
         f"(median of 5; target <= 300); read {sorted(r.face for r in got)} (label [5])"
     )
     det, face = reader.macs()
