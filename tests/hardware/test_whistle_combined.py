@@ -214,12 +214,14 @@ def test_loud_pea_trills_in_hall_noise():
 # -- session 12: the quiet-low route and its ring guard -------------------------------------
 
 
-def quiet_low_room(sound: np.ndarray, at: float = 2.0, length: float = 3.0) -> np.ndarray:
-    """A quiet room where a low 200 Hz hum began 1.5 s before the sound: the band below 1 kHz holds
-    steady and stands 8-11 dB over a floor still learning it (the gate's "quiet low band")."""
+def quiet_low_room(sound: np.ndarray, at: float = 2.0, length: float = 3.0, hum_amp: float = 0.005,
+                   start: float = 0.5) -> np.ndarray:
+    """A quiet room where a low 200 Hz hum began at ``start``: from 0.5 s (1.5 s before the sound) the band below
+    1 kHz holds steady and stands 8-11 dB over a floor still learning it (the gate's "quiet low band"); from 0 the
+    floor knows it by the sound's time (2-3 dB over it)."""
     x = ta.pink_noise(length, amp=0.005, seed=1)
-    n = round(0.5 * RATE)
-    x[n:] += hum(length - 0.5, 200.0, 0.005)
+    n = round(start * RATE)
+    x[n:] += hum(length - start, 200.0, hum_amp)
     ta.place(x, sound, at)
     return x
 
@@ -444,20 +446,10 @@ def test_a_weak_steady_low_line_is_a_reason_only_when_asked_and_nothing_else_spe
     assert Evidence(0.9, 1.0, 9.0, 0.0).reasons(on) == ["low line"]  # as strong as the whistle: the route as before
 
 
-def hummed_room(sound: np.ndarray, hum_amp: float, start: float, at: float = 2.0, length: float = 3.0) -> np.ndarray:
-    """A quiet room with a 200 Hz hum from ``start``: from 0 the floor knows it by the sound's time (2-3 dB over it),
-    from 0.5 s it stands 8-11 dB over a floor still learning it."""
-    x = ta.pink_noise(length, amp=0.005, seed=1)
-    n = round(start * RATE)
-    x[n:] += hum(length - start, 200.0, hum_amp)
-    ta.place(x, sound, at)
-    return x
-
-
 def test_a_held_blow_a_few_db_over_a_learned_hum_is_heard_with_weak_low_db(tmp_path):
     from hardware.whistle.combined import WEAK_LOW
 
-    x = wav(tmp_path, hummed_room(held_two_tone() * 0.3, 0.006, 0.0))  # the hum line 2.7 dB under the whistle's
+    x = wav(tmp_path, quiet_low_room(held_two_tone() * 0.3, hum_amp=0.006, start=0.0))  # the hum line 2.7 dB under the whistle's
     assert detect(x, WhistleDetector()) == []  # two lines: session 4's dominance fails
     assert detect(x, gated()) == []  # the low line weaker than the whistle: no reason, as shipped
     looks = []
@@ -472,7 +464,7 @@ def test_a_struck_glass_over_a_weak_low_line_is_dropped_as_a_ring(tmp_path):
     """The weak route is always watched by the ring test (seed 28's clatter: 5 more false alarms without it, 1 with)."""
     from hardware.whistle.combined import WEAK_LOW
 
-    x = wav(tmp_path, hummed_room(struck_glass(3, 0.2), 0.006, 0.5))
+    x = wav(tmp_path, quiet_low_room(struck_glass(3, 0.2), hum_amp=0.006))
     looks = []
     det = gated(**WEAK)
     det.on_cascade = lambda d, ev, ok: looks.append((ev.reasons(det.params), det.decay(d).struck(det.params), ok))
