@@ -79,6 +79,13 @@ FORMER_DETECTOR_WIDTHS = (8, 16, 24, 32, 24, 16)
 FACE_WIDTHS = (16, 32, 64)  # the face classifier's channels at full, half and quarter crop resolution
 MOTION_SHARE = LOWRES_SHARE = 0.25  # session 12's --face-blur: the crops given motion blur, lost resolution
 GREY_SHARE = 0.3  # colour detector: this share of colour training patches is shown in grey (three equal channels)
+# session 21's --face-style: style randomisation of the classifier's crops (domain generalisation), off by default.
+# randconv: RandConv (Xu et al., ICLR 2021), a random Gaussian kernel of one of these sides; a 1 x 1 kernel on a
+# grey crop is only a scale, which the crop's normalisation undoes, so it is left out
+RANDCONV_SIDES = (3, 5, 7)
+CURVE_KNOTS = 6  # curve: a random piecewise-linear tone curve through this many knots over the crop's range
+CURVE_NONMONOTONE = 0.3  # of the curves, this share not monotone (partial inversion: pips that turn lighter)
+FACE_STYLES = ("none", "randconv", "curve", "both")
 
 
 def detector_widths_of(tuning: dict) -> tuple[int, ...]:
@@ -471,7 +478,7 @@ def train_detector(
 
 
 def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray | None = None, size: int = CROP,
-                colour: str = "grey", blur: bool = False) -> np.ndarray:
+                colour: str = "grey", blur: bool = False, style: str = "none", style_share: float = 0.0) -> np.ndarray:
     """The stored crop at a random angle, scale and offset, light and polarity, as the reader would cut it.
 
     ``colour`` (``FACE_COLOURS``; "grey": none): a BGR crop is projected on its own colours (their first
@@ -482,7 +489,8 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
     the fold's own detector's errors on its training dice: three crops in four
     are cut where that detector would put them (one of its errors, drawn at
     random, plus a little noise), the rest with a wider uniform jitter. ``blur``: also ``degrade`` it
-    (session 12, measured: docs/dice.md).
+    (session 12, measured: docs/dice.md). ``style`` (``FACE_STYLES``; "none", the default, draws no random
+    number of its own, so the former recipe is unchanged): ``restyle`` a ``style_share`` of the crops (session 21).
     """
     store = crop.shape[0]  # the stored crop's side (``store_side``)
     side = store / STORE_CONTEXT  # the die's side in the stored crop
@@ -510,6 +518,8 @@ def face_sample(rng: np.random.Generator, crop: np.ndarray, errors: np.ndarray |
         p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.4, 1.2))
     if blur:
         p = degrade(rng, p)
+    if style != "none" and rng.random() < style_share:
+        p = restyle(rng, p, style)
     p = p * rng.uniform(0.6, 1.4) + rng.normal(0, rng.uniform(0, 6), p.shape)
     return p
 
@@ -530,6 +540,47 @@ def degrade(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
         small = cv2.resize(p, (max(4, round(w * f)), max(4, round(h * f))), interpolation=cv2.INTER_AREA)
         p = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     return p
+
+
+def restyle(rng: np.random.Generator, p: np.ndarray, style: str) -> np.ndarray:
+    """Session 21's ``--face-style``: the crop's texture and tones changed, its shape (the pip layout) kept, so
+    the classifier cannot lean on the training cameras' die bodies and pip contrasts (glitter, marbling, coloured
+    pips in grey). "both" picks one of the two at random for each crop."""
+    if style == "both":
+        style = "randconv" if rng.random() < 0.5 else "curve"
+    return random_convolution(rng, p) if style == "randconv" else tone_curve(rng, p)
+
+
+def _in_range_of(out: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """``out`` rescaled to ``p``'s mean and spread: the later light and noise see the crop's former levels."""
+    spread = float(out.std())
+    if spread < 1e-6:
+        return p
+    return ((out - float(out.mean())) * (float(p.std()) / spread) + float(p.mean())).astype(np.float32)
+
+
+def random_convolution(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
+    """RandConv with mixing: the crop through a kernel of Gaussian weights (``RANDCONV_SIDES``), rescaled to the
+    crop's own levels and blended with it at a random weight, so some crops keep much of their look."""
+    k = int(rng.choice(RANDCONV_SIDES))
+    kernel = rng.normal(0, 1 / k, (k, k)).astype(np.float32)
+    out = _in_range_of(cv2.filter2D(p, -1, kernel, borderType=cv2.BORDER_REPLICATE), p)
+    mix = rng.uniform(0, 1)
+    return (mix * out + (1 - mix) * p).astype(np.float32)
+
+
+def tone_curve(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
+    """A random tone curve over the crop's own range: piecewise linear through ``CURVE_KNOTS`` knots, monotone
+    (rising or falling) but for ``CURVE_NONMONOTONE`` of the curves, after a random gamma."""
+    lo, hi = float(p.min()), float(p.max())
+    if hi - lo < 1e-6:
+        return p
+    t = ((p - lo) / (hi - lo)) ** math.exp(rng.uniform(-0.7, 0.7))  # gamma 0.5-2
+    knots = rng.uniform(0, 1, CURVE_KNOTS)
+    if rng.random() >= CURVE_NONMONOTONE:
+        knots = np.sort(knots)[:: 1 if rng.random() < 0.5 else -1]
+    out = np.interp(t, np.linspace(0, 1, CURVE_KNOTS), knots)
+    return (lo + out * (hi - lo)).astype(np.float32)
 
 
 def mine_detector(
@@ -608,6 +659,7 @@ def train_faces(
     crops: np.ndarray, meta: np.ndarray, chosen_images: np.ndarray, steps: int, seed: int,
     errors: np.ndarray | None = None, channels: int = 1, widths: tuple[int, ...] = FACE_WIDTHS, size: int = CROP,
     colour: str = "grey", renders: np.ndarray | None = None, render_share: float = 0.0, blur: bool = False,
+    style: str = "none", style_share: float = 0.0,
 ):
     """The face classifier on the stored crops (BGR; grey for a grey classifier, ``channels`` 1, unless it
     projects colours, ``colour``), read at ``size`` px; ``render_share`` of each batch drawn from the crops
@@ -632,7 +684,7 @@ def train_faces(
     started = time.time()
     for step in range(steps):
         ks = face_batch(rng, groups, pool, render_share)
-        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k], errors, size, colour, blur) for k in ks])))
+        x = torch.from_numpy(normalise_crops(np.stack([face_sample(rng, crops[k], errors, size, colour, blur, style, style_share) for k in ks])))
         y = torch.from_numpy(meta[ks, 1])
         loss = torch.nn.functional.cross_entropy(net(x, probabilities=False), y, label_smoothing=0.05)
         _step(opt, sched, loss, f"faces step {step}/{steps}", started, step % 200 == 0)
@@ -887,6 +939,11 @@ def main() -> int:
                          "(the shipped recipe), or perspective, a pinhole camera above the table, side faces lit nearly as the top")
     ap.add_argument("--face-blur", action="store_true",
                     help="also give the classifier's crops motion blur and lost resolution (session 12; measured)")
+    ap.add_argument("--face-style", choices=FACE_STYLES, default="none",
+                    help="style randomisation of the classifier's crops (session 21): random convolution (RandConv), a random "
+                         "tone curve, or either at random (both); none: the shipped recipe")
+    ap.add_argument("--face-style-share", type=float, default=0.5,
+                    help="with --face-style: the share of crops restyled (default: %(default)s)")
     ap.add_argument("--shared", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
@@ -983,7 +1040,7 @@ def main() -> int:
     crops, meta = np.concatenate(crops), np.concatenate(meta)
     renders = np.arange(len(meta)) >= n_before  # the extra renders' crops (session 12's --face-render-share)
     faces = train_faces(crops, meta, chosen, args.face_steps, args.seed, errors, args.face_channels, args.face_widths, args.crop,
-                        args.face_colour, renders, args.face_render_share, args.face_blur)
+                        args.face_colour, renders, args.face_render_share, args.face_blur, args.face_style, args.face_style_share)
     export(None, faces, args.out, face_channels=args.face_channels, size=args.crop, name=args.face_name)
     if further:  # listed beside the first classifier; the rest of the tuning kept until --tune-only
         kept = json.loads((args.out / TUNING).read_text())
@@ -997,6 +1054,7 @@ def main() -> int:
                 "face_renders": args.face_renders, **({"face_colour": args.face_colour} if colour else {}),
                 **({"face_render_share": args.face_render_share} if args.face_render_share else {}),
                 **({"face_blur": True} if args.face_blur else {}),
+                **({"face_style": args.face_style, "face_style_share": args.face_style_share} if args.face_style != "none" else {}),
                 **({"face_render_view": args.face_render_view} if args.face_render_view != "orthographic" else {})}
     save_text_atomic(args.out / TUNING, json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images

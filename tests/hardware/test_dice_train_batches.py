@@ -133,3 +133,35 @@ def test_finer_crops_replace_the_caches_and_must_match_its_rows(tmp_path: Path, 
     assert built == [96]  # read from its file the second time
     with pytest.raises(SystemExit, match="does not hold"):
         dice_train.finer_crops({**data, "crop_meta": np.array([[0, 3]])}, tmp_path, 96, tmp_path / "c.npz")
+
+
+def test_the_face_style_is_opt_in_and_changes_the_crops() -> None:
+    """``--face-style`` (session 21, off by default): "none" draws the very crops and random numbers of the former
+    recipe, whatever the share; each style changes every crop it is given (``restyle``), keeping its shape."""
+    stored = np.random.default_rng(2).integers(0, 255, (64, 64), np.uint8)
+    a, b = np.random.default_rng(7), np.random.default_rng(7)
+    for _ in range(5):
+        assert np.array_equal(dice_train.face_sample(a, stored), dice_train.face_sample(b, stored, style="none", style_share=1.0))
+    assert a.random() == b.random()
+    p = dice_train.face_sample(np.random.default_rng(1), stored).astype(np.float32)
+    for style in ("randconv", "curve", "both"):
+        rng = np.random.default_rng(7)
+        for _ in range(5):
+            after = dice_train.restyle(rng, p, style)
+            assert after.shape == p.shape and after.dtype == np.float32
+            assert np.abs(after - p).mean() > 0.5
+        assert dice_train.face_sample(np.random.default_rng(7), stored, style=style, style_share=1.0).shape == (32, 32)
+
+
+def test_the_styles_keep_the_crops_levels_and_layout() -> None:
+    """A random convolution keeps the crop's mean light; a monotone rising tone curve keeps the order of its
+    pixels (its layout), within the crop's own range."""
+    p = np.random.default_rng(3).uniform(40, 200, (32, 32)).astype(np.float32)
+    for seed in range(20):
+        out = dice_train.random_convolution(np.random.default_rng(seed), p)
+        assert out.shape == p.shape and abs(float(out.mean()) - float(p.mean())) < 1
+        curved = dice_train.tone_curve(np.random.default_rng(seed), p)
+        assert p.min() - 1e-3 <= curved.min() and curved.max() <= p.max() + 1e-3
+    flat = np.full((32, 32), 90, np.float32)
+    assert np.array_equal(dice_train.random_convolution(np.random.default_rng(0), flat), flat)
+    assert np.array_equal(dice_train.tone_curve(np.random.default_rng(0), flat), flat)
