@@ -14,7 +14,8 @@ whistles of ``whistle_eval.attribution`` (A-D, robot blows pitch shifted, calibr
 - attribution of the real whistles (25 blows each in table noise, as ``whistle_eval.attribution``):
   right, left to the table, wrong.
 
-The combined detector throughout (``Profile.detector("combined")``), with the shipped weights.
+The combined detector throughout (``Profile.detector("combined")``), with the shipped weights; "on" is the
+matcher with session 21's guard (``KnownParams``' defaults), ``--unguarded`` the matcher as sessions 14-20 ran it.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from hardware.audio import RATE, read_wav, resample
 from hardware.testing import audio as ta
 from hardware.testing import whistle_synth as ws
 from hardware.testing.sensors import blocks_of
+from hardware.whistle import known
 from hardware.whistle.detector import detect
 
 SYNTH = we.CALIBRATION_WHISTLES
@@ -87,16 +89,25 @@ def real_profile(data: Path, seed: int) -> tuple[Profile | str, dict[str, list[w
     return profile, scenes, blow
 
 
-def switched(profile: Profile, on: bool) -> Callable[[], object]:
+def switched(profile: Profile, on: bool, guard: bool = True) -> Callable[[], object]:
+    """The profile's combined detector, its matcher on or off (``guard`` False: on without session 21's guard)."""
     p = dataclasses.replace(profile, known=on)
-    return lambda: p.detector("combined")
+
+    def make() -> object:
+        det = p.detector("combined")
+        if not guard and det.known is not None:
+            det.known.params = dataclasses.replace(det.known.params, **known.UNGUARDED)
+        return det
+
+    return make
 
 
-def attribution(profile: Profile, blow: Callable[[str], np.ndarray], seed: int, on: bool) -> dict[str, int]:
+def attribution(profile: Profile, blow: Callable[[str], np.ndarray], seed: int, on: bool,
+                guard: bool = True) -> dict[str, int]:
     """whistle_eval.attribution's measure with the wizard's profile: 25 blows each in table noise."""
     rng = np.random.default_rng(seed + 41)
     stream = ta.NegativeStream(seed=seed + 42)
-    det = switched(profile, on)()
+    det = switched(profile, on, guard)()
     got = {"right": 0, "none": 0, "wrong": 0, "wrong_sure": 0, "missed": 0}
     for p in REAL:
         for _ in range(25):
@@ -138,6 +149,8 @@ def parser(doc: str) -> argparse.ArgumentParser:
     ap.add_argument("--family-hours", type=float, default=1.0, help="hours of each negative family (default 1)")
     ap.add_argument("--parts", default="recall,alarms,attribution", help="comma-separated: recall, alarms, attribution")
     ap.add_argument("--only", default="", help="comma-separated profile names to run (default all)")
+    ap.add_argument("--unguarded", action="store_true",
+                    help="whistle_known.py: the matcher on without session 21's guard (known.UNGUARDED), as session 14-20 ran it")
     return ap
 
 
@@ -156,7 +169,8 @@ def main() -> int:
         return 1
     args, parts, data = ready
     c0 = time.process_time()
-    print(f"seed {args.seed}: the known-whistle matcher, combined detector, off / on")
+    g = not args.unguarded
+    print(f"seed {args.seed}: the known-whistle matcher, combined detector, off / on ({'guarded' if g else 'unguarded'})")
     profiles: dict[str, tuple[Profile | str, dict[str, list[ws.Scene]]]] = {}
     for name, (prof, scenes) in synthetic_profiles(args.seed).items():
         profiles[name] = (prof, {name: scenes})
@@ -176,7 +190,7 @@ def main() -> int:
                     continue
                 pname_note = " (no template: on = off)" if switched(prof, True)().known is None else ""
                 off, _, _ = we.score_scenes(sc, switched(prof, False))
-                on, _, _ = we.score_scenes(sc, switched(prof, True))
+                on, _, _ = we.score_scenes(sc, switched(prof, True, g))
                 total[0] += off.hits
                 total[1] += on.hits
                 print(f"   {pname:<16} {wname:<16} {off.hits:>2}/40 -> {on.hits:>2}/40   "
@@ -186,7 +200,7 @@ def main() -> int:
     if "attribution" in parts and not isinstance(real, str):
         print("\n== attribution, real A-D (wizard profile), 25 blows each in table noise: off / on")
         for on in (False, True):
-            a = attribution(real, blow, args.seed, on)
+            a = attribution(real, blow, args.seed, on, g)
             print(f"   {'on ' if on else 'off'}: right {a['right']}, left to the table {a['none']}, wrong {a['wrong']} "
                   f"(confidence >= 0.8: {a['wrong_sure']}), missed {a['missed']}", flush=True)
 
@@ -202,7 +216,7 @@ def main() -> int:
                 continue
             off = false_alarms(every, switched(prof, False))
             # no template (a pea's trill, blows at different pitches): the matcher is not there, on = off
-            on = off if switched(prof, True)().known is None else false_alarms(every, switched(prof, True))
+            on = off if switched(prof, True)().known is None else false_alarms(every, switched(prof, True, g))
             for n in names:
                 if pname in SYNTH:
                     sums[n][0] += off[n]

@@ -50,7 +50,7 @@ from .detector import (
     WhistleDetector,
     decay_slopes,
 )
-from .known import KnownMatcher
+from .known import KnownMatcher, line_motion
 from .verifier import Verifier
 
 BIN_HZ = RATE / N_FFT
@@ -343,7 +343,7 @@ class CombinedDetector(StreamDetector):
         if self.known is not None:
             # The table's own whistle by its template, where the generic halves refused it (one blow, one event).
             for det in self.known.consume(first, power, self.shipped.noise_floor, self.time):
-                if self._fresh(det):
+                if self._fresh(det) and self.blown(det):
                     out.append(self._report(det))
         return out
 
@@ -422,16 +422,31 @@ class CombinedDetector(StreamDetector):
         wander = float(np.median(np.abs(np.diff(m)))) * BIN_HZ
         return Evidence(share, low_db, low_over, wander, self._low_swing(onset))
 
-    def decay(self, det: Detection) -> Decay:
-        """The report's line level (dB), frame by frame from its onset to its offset, in the frames kept."""
+    def blown(self, det: Detection) -> bool:
+        """Session 21: whether a known-whistle report sounds blown, not struck or sung (KnownParams' guard, on the
+        report's frames kept; its measures join the report's features)."""
+        kp = self.known.params  # type: ignore[union-attr]
+        struck = kp.ring and self.decay(det).struck(self.params)
+        wobble, low = line_motion(self._span(det, whole=False), det.peak_hz)
+        vouch = self.vouch(det) if kp.min_vouch > 0 else 1.0
+        det.features.update(known_struck=float(struck), known_wobble=wobble, known_low=low, known_vouch=vouch)
+        return not struck and wobble >= kp.min_wobble_cents and vouch >= kp.min_vouch and low <= kp.max_low_db
+
+    def _span(self, det: Detection, whole: bool = True) -> np.ndarray | None:
+        """The report's frames' power from its onset to its offset, in the frames kept (None, with ``whole``, when
+        its onset is older than them; without, the frames kept up to its offset)."""
         ring = self._ring
         frame = self._frame - len(ring) + np.arange(len(ring))
         a = int(det.onset * RATE / HOP)  # a frame starts half a hop before its centre: onset = (j + 0.5) hops
         b = round(det.offset * RATE / HOP - 1.5)  # and ends half a hop after it: offset = (j + 1.5) hops
-        if a < frame[0]:
-            return NO_DECAY
-        p = ring[(frame >= a) & (frame <= b)]
-        if len(p) < 2:
+        if whole and a < frame[0]:
+            return None
+        return ring[(frame >= a) & (frame <= b)]
+
+    def decay(self, det: Detection) -> Decay:
+        """The report's line level (dB), frame by frame from its onset to its offset, in the frames kept."""
+        p = self._span(det)
+        if p is None or len(p) < 2:
             return NO_DECAY
         w = round(self.params.window_hz / BIN_HZ)
         k = min(max(round(det.peak_hz / BIN_HZ), w + 2), p.shape[1] - w - 2)

@@ -103,6 +103,47 @@ class KnownParams:
     struck_db: float = 0.25  # a run loudest at its start and falling this much a frame since is a ring (0: off)
     refractory_s: float = 0.3
     min_level_db: float = -200.0  # the profile's level gate (DetectorParams.min_level_db): another table's whistle
+    # Session 21: the guard that a report is blown, not struck or sung (the combined detector's ``blown``, on the
+    # report's frames).  A near-pure whistle's template is one line, which a struck glass or a held note at its
+    # pitch matches (seed 30, the real A-D profile: clatter 65 -> 193, music 400 -> 493 a half hour).  A report
+    # is kept when it does not decay like a struck sound (``ring``: the combined detector's ring test,
+    # CombinedParams.ring_*), its line wobbles (the std of its frame-to-frame pitch change, read between bins,
+    # at least ``min_wobble_cents``: a blow's breath moves it; a glass, a synthesised note or a hum holds it),
+    # the verifier finds it whistle-like enough (the cascade's patch at its pitch, at least ``min_vouch``: far
+    # looser than the cascade's own strict threshold), and nothing below it is louder (``max_low_db``, the
+    # loudest bin from 125 Hz to 0.75 x its pitch, at most 1 kHz, over its line, median over its frames: a
+    # voice's low harmonics).  Chosen on seeds 28-30 (docs/whistle.md, session 21).  ``UNGUARDED``: all off.
+    ring: bool = True
+    min_wobble_cents: float = 5.0
+    min_vouch: float = 0.4
+    max_low_db: float = 0.0
+
+
+UNGUARDED = {"ring": False, "min_wobble_cents": 0.0, "min_vouch": 0.0, "max_low_db": math.inf}  # session 14's matcher
+
+
+LOW_HZ = (125.0, 1000.0)  # the band the voice test reads, below 0.75 x the report's pitch
+
+
+def line_motion(power: np.ndarray, hz: float) -> tuple[float, float]:
+    """A report's frames (frames x bins, power): its line's wobble, the std of the frame-to-frame change of its
+    pitch in cents (the loudest bin within 3 of ``hz``, read between bins on the log spectrum), and the loudest
+    bin below it (``LOW_HZ``, under 0.75 x ``hz``) over the line (its +-2 bins), median over the frames, dB
+    (-inf where that band is empty).  Fewer than 3 frames: (0, -inf), no wobble seen."""
+    if len(power) < 3:
+        return 0.0, -math.inf
+    n = power.shape[1]
+    k = min(max(round(hz / BIN_HZ), 4), n - 5)
+    rows = np.arange(len(power))
+    m = power[:, k - 3 : k + 4].argmax(axis=1) + k - 3
+    db = 10 * np.log10(power[rows[:, None], m[:, None] + np.arange(-1, 2)] + EPS)
+    bend = db[:, 0] - 2 * db[:, 1] + db[:, 2]
+    off = np.clip(0.5 * (db[:, 0] - db[:, 2]) / np.minimum(bend, -1e-9), -0.5, 0.5)
+    cents = 1200 * np.log2((m + off) * BIN_HZ)
+    line = 10 * np.log10(power[rows[:, None], m[:, None] + np.arange(-2, 3)].sum(axis=1) + EPS)
+    a, b = round(LOW_HZ[0] / BIN_HZ), min(round(LOW_HZ[1] / BIN_HZ), math.floor(0.75 * hz / BIN_HZ))
+    low = float(np.median(10 * np.log10(power[:, a:b].max(axis=1) + EPS) - line)) if b > a else -math.inf
+    return float(np.std(np.diff(cents))), low
 
 
 @dataclass(frozen=True)
