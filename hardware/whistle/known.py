@@ -40,7 +40,8 @@ MAX_POINTS = 33  # the whole grid, 0.5 to 4.5 in eighths
 MAX_SPREAD_CENTS = 50.0
 # Whether a calibrated profile's combined detector runs the matcher (Profile.known, the profile's
 # ``known_whistles``, overrides it): off, the session-14 rule's verdict (seed 15: the toys gained 14 blows of
-# 160 where 20 were asked; docs/whistle.md).  Profiles keep their templates either way.
+# 160 where 20 were asked; docs/whistle.md), and session 21's with its guard (seed 31: the real A-D whistles +60 of
+# 160, but clatter +8 of 133 with their profile where 5 % was allowed).  Profiles keep their templates either way.
 KNOWN_DEFAULT = False
 
 
