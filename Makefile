@@ -33,16 +33,24 @@ bench: setup
 # train-dice rebuilds the shipped weights; train-dice-folds the benchmark's leave-one-group-out folds.
 DICE_FOLDS := benchmarks/out/dice-folds
 DICE_GROUPS := webcam-train fisheye-tray white-paper iphone-table hex-trays synthetic
+# Session 21, second step: a style-randomised classifier (S) beside the first, averaged (faces_extra), then tuned again.
+DICE_PAIR := --face-name dice_faces_s.onnx --face-style both --face-style-share 0.5 --seed 16
 
 train-dice: setup
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --out hardware/dice/weights
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --out hardware/dice/weights $(DICE_PAIR)
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --out hardware/dice/weights --tune-only
 
 train-dice-folds: setup
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	@for g in $(DICE_GROUPS); do \
-		OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --hold-out $$g --out $(DICE_FOLDS)/$$g || exit 1; done
+		OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --hold-out $$g --out $(DICE_FOLDS)/$$g && \
+		OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --hold-out $$g --out $(DICE_FOLDS)/$$g $(DICE_PAIR) && \
+		OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --hold-out $$g --out $(DICE_FOLDS)/$$g --tune-only || exit 1; done
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --within --out $(DICE_FOLDS)/within
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --within --out $(DICE_FOLDS)/within $(DICE_PAIR)
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --within --out $(DICE_FOLDS)/within --tune-only
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -467,12 +467,20 @@ def _ensemble_items(shared_data: Path) -> list[labelled.Labelled]:
     return items + _sample(labelled.webcam(shared_data / "dice" / "webcam-train"), 2)
 
 
+def test_the_shipped_reader_averages_two_classifiers() -> None:
+    """Session 21, second step: the shipped tuning lists S's style-randomised classifier beside C's."""
+    reader = shared_reader()
+    assert reader.faces_extra == ("dice_faces_s.onnx",) and len(reader._faces_extra) == 1
+
+
 def test_without_faces_extra_the_reader_reads_exactly_as_before(shared_data: Path, tmp_path: Path) -> None:
-    """No ``faces_extra`` (the shipped tuning) or an empty list: each die's probabilities are, to the bit, its crop's four
-    quarter turns through the one classifier, averaged (the reader before session 17), and both read alike."""
+    """No ``faces_extra`` (every tuning before session 21's second step) or an empty list: each die's probabilities
+    are, to the bit, its crop's four quarter turns through the one classifier, averaged (the reader before session
+    17), and both read alike."""
     import cv2
 
-    reader, empty = shared_reader(), _with_tuning(tmp_path, faces_extra=[])
+    reader = _with_tuning(tmp_path / "absent", drop=("faces_extra",))
+    empty = _with_tuning(tmp_path / "empty", faces_extra=[])
     assert reader.faces_extra == () == empty.faces_extra and "faces_extra" not in reader.tuning
     net = cv2.dnn.readNetFromONNX(str(WEIGHTS / CLASSIFIER))
     for item in _ensemble_items(shared_data):
@@ -502,10 +510,12 @@ class _Sure:
 
 def test_an_ensemble_averages_its_classifiers_probabilities(shared_data: Path, tmp_path: Path) -> None:
     """``faces_extra`` (session 17): each further classifier reads the same crops at the same turns, and every
-    classifier weighs alike. The shipped classifier beside a copy of itself reads as it does alone; beside a
+    classifier weighs alike. The shipped first classifier beside a copy of itself reads as it does alone; beside a
     classifier sure of a six, each die's probabilities are halfway between the shipped ones and that one's."""
     import shutil
 
+    lone = _with_tuning(tmp_path / "alone", drop=("faces_extra",))  # the first classifier alone
+    tmp_path = tmp_path / "ensemble"
     shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
     shutil.copy(WEIGHTS / CLASSIFIER, tmp_path / "dice_faces_copy.onnx")
     ensemble = _with_tuning(tmp_path, faces_extra=["dice_faces_copy.onnx"])
@@ -514,9 +524,9 @@ def test_an_ensemble_averages_its_classifiers_probabilities(shared_data: Path, t
     for item in _ensemble_items(shared_data):
         frame = read_image(item.path)
         dice = ensemble.detect(frame)
-        alone = shared_reader().classify(frame, dice)
+        alone = lone.classify(frame, dice)
         assert np.allclose(ensemble.classify(frame, dice), alone, atol=1e-6)
-        assert [(r.face, r.box) for r in ensemble.read(frame)] == [(r.face, r.box) for r in shared_reader().read(frame)]
+        assert [(r.face, r.box) for r in ensemble.read(frame)] == [(r.face, r.box) for r in lone.read(frame)]
         copy = ensemble._faces_extra[0]
         ensemble._faces_extra[0] = sure = _Sure(six)
         assert np.allclose(ensemble.classify(frame, dice), (alone + six) / 2, atol=1e-6)
@@ -530,11 +540,11 @@ def test_an_ensemble_averages_its_classifiers_probabilities(shared_data: Path, t
 def test_without_crop_contexts_each_die_is_read_at_crop_context_alone(shared_data: Path, tmp_path: Path) -> None:
     """No ``crop_contexts`` (every tuning.json before session 20), or a list of ``crop_context`` alone: each die's
     probabilities are, to the bit, its crop at ``crop_context`` sides read at the tuned quarter turns and averaged
-    (the reader before session 20), and both read alike."""
+    (the reader before session 20), and both read alike. With the first classifier alone (``faces_extra`` dropped)."""
     import cv2
 
-    absent = _with_tuning(tmp_path / "absent", drop=("crop_contexts",))
-    one = _with_tuning(tmp_path / "one", crop_contexts=[absent.context])
+    absent = _with_tuning(tmp_path / "absent", drop=("crop_contexts", "faces_extra"))
+    one = _with_tuning(tmp_path / "one", drop=("faces_extra",), crop_contexts=[absent.context])
     assert absent.contexts == one.contexts == (absent.context,) and "crop_contexts" not in absent.tuning
     net = cv2.dnn.readNetFromONNX(str(WEIGHTS / CLASSIFIER))
     for item in _ensemble_items(shared_data):

@@ -66,10 +66,10 @@ def test_the_fusion_speaks_only_where_the_network_is_unsure() -> None:
 
 
 def _weights_with(tmp_path: Path, **keys: object) -> Path:
-    """The shipped weights (linked) with ``keys`` added to their tuning.json."""
-    for name in (DETECTOR, CLASSIFIER):
-        (tmp_path / name).symlink_to(WEIGHTS / name)
+    """The shipped weights (linked, the further classifiers in ``faces_extra`` too) with ``keys`` added to their tuning.json."""
     tuning = json.loads((WEIGHTS / TUNING).read_text())
+    for name in (DETECTOR, CLASSIFIER, *tuning.get("faces_extra", [])):
+        (tmp_path / name).symlink_to(WEIGHTS / name)
     (tmp_path / TUNING).write_text(json.dumps({**tuning, **keys}))
     return tmp_path
 
