@@ -50,7 +50,7 @@ from .detector import (
     WhistleDetector,
     decay_slopes,
 )
-from .known import KnownMatcher, line_motion
+from .known import KnownMatcher, line_motion, strike_click
 from .verifier import Verifier
 
 BIN_HZ = RATE / N_FFT
@@ -427,10 +427,14 @@ class CombinedDetector(StreamDetector):
         report's frames kept; its measures join the report's features)."""
         kp = self.known.params  # type: ignore[union-attr]
         struck = kp.ring and self.decay(det).struck(self.params)
-        wobble, low = line_motion(self._span(det, whole=False), det.peak_hz)
+        span = self._span(det, whole=False)
+        wobble, low = line_motion(span, det.peak_hz)
+        click = strike_click(span, det.peak_hz)
         vouch = self.vouch(det) if kp.min_vouch > 0 else 1.0
-        det.features.update(known_struck=float(struck), known_wobble=wobble, known_low=low, known_vouch=vouch)
-        return not struck and wobble >= kp.min_wobble_cents and vouch >= kp.min_vouch and low <= kp.max_low_db
+        det.features.update(known_struck=float(struck), known_wobble=wobble, known_low=low, known_vouch=vouch,
+                            known_click=click)
+        return (not struck and wobble >= kp.min_wobble_cents and vouch >= kp.min_vouch and low <= kp.max_low_db
+                and click <= kp.max_click_db)
 
     def _span(self, det: Detection, whole: bool = True) -> np.ndarray | None:
         """The report's frames' power from its onset to its offset, in the frames kept (None, with ``whole``, when

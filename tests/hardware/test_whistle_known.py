@@ -190,15 +190,7 @@ def pure() -> Profile:
 
 def _matched(profile: Profile, make, guard: bool, n: int = 12) -> int:
     """Scenes (of ``n``, each a sound from ``make`` at 0 dB in hall noise) in which the matcher made a report."""
-    rng = np.random.default_rng(0)
-    hall = ws.HallNoise(seed=8)
-    det = _detector(profile, guard)
-    got = 0
-    for _ in range(n):
-        s = ws.scene("x", hall.piece(3.0), make(rng), 0.0, rng)
-        det.reset()
-        got += any("known_corr" in d.features for d in detect(s.samples, det))
-    return got
+    return _matched_with(profile, make, {} if guard else known.UNGUARDED, 0.0, n)
 
 
 def test_the_guard_keeps_blows_and_drops_held_notes_a_one_line_template_matches(pure):
@@ -252,3 +244,69 @@ def test_a_real_whistle_in_hall_noise_passes_the_guard(shared_data):
     profile = dataclasses.replace(profile, known=True)
     off, on = (_matched(profile, lambda _r: x, guard=g, n=8) for g in (False, True))
     assert off >= 6 and on >= off - 1, (off, on)
+
+
+# -- session 21, second step: nothing is struck while it sounds -------------------------------------------------------
+
+
+def _struck_twice(rng: np.random.Generator, hz: float, cents: tuple[float, float]) -> np.ndarray:
+    """A glass at ``hz`` struck, and 0.10-0.13 s later a second one a few ``cents`` off it (or the same one again),
+    which beats with the first while both ring: a line that wobbles, a level that does not fall steadily."""
+    ratio = 2 ** (rng.uniform(*cents) / 1200)
+    first = ws.struck(hz, ws.GLASS_MODES, rng.uniform(0.2, 0.4), rng)
+    second = ws.struck(hz * ratio, ws.GLASS_MODES, rng.uniform(0.2, 0.4), rng) * rng.uniform(0.6, 1.0)
+    at = round(rng.uniform(0.10, 0.13) * RATE)
+    y = np.zeros(max(len(first), at + len(second)))
+    y[: len(first)] += first
+    y[at : at + len(second)] += second
+    return y.astype(np.float32)
+
+
+def _matched_with(profile: Profile, make, changes: dict, snr: float, n: int = 12) -> int:
+    """Scenes (of ``n``, each a sound from ``make`` at ``snr`` dB in hall noise) in which the matcher, its guard
+    changed by ``changes``, made a report."""
+    rng = np.random.default_rng(0)
+    hall = ws.HallNoise(seed=8)
+    det = _detector(profile)
+    det.known.params = dataclasses.replace(det.known.params, **changes)
+    got = 0
+    for _ in range(n):
+        s = ws.scene("x", hall.piece(3.0), make(rng), snr, rng)
+        det.reset()
+        got += any("known_corr" in d.features for d in detect(s.samples, det))
+    return got
+
+
+def test_the_click_test_drops_glasses_struck_while_they_ring_and_keeps_blows(pure):
+    hz = pure.signatures[0].peak_hz
+    beating = lambda r: _struck_twice(r, hz, (8.0, 15.0))  # noqa: E731
+    first_step = {"max_click_db": math.inf}  # the guard as seed 31 judged it
+    # Two glasses struck at the whistle's pitch: session 14's matcher takes nearly all; the guard's ring and
+    # wobble tests let some through (their beat wobbles the line and holds the level up); the click test none
+    assert _matched_with(pure, beating, known.UNGUARDED, 5.0) >= 9
+    assert _matched_with(pure, beating, first_step, 5.0) >= 1
+    assert _matched_with(pure, beating, {}, 5.0) == 0
+    # a glass struck again at its own pitch: none either way
+    assert _matched_with(pure, lambda r: _struck_twice(r, hz, (0.0, 0.0)), {}, 5.0) == 0
+    # and the click test costs no blow
+    blow = lambda r: _blown(r, hz)  # noqa: E731
+    assert _matched_with(pure, blow, {}, 0.0) == _matched_with(pure, blow, first_step, 0.0) >= 9
+
+
+def test_strike_click_reads_a_broadband_jump_inside_a_report_not_its_onset():
+    tone = ta.tone(2500, 0.4, amp=0.2)
+    quiet = ta.in_room(tone, at=0.0, length=0.4, seed=1)
+    assert known.strike_click(_power(quiet), 2500.0) < known.KnownParams().max_click_db - 1  # the room's noise
+    # a blow: its breath moves its own lines, not the whole spectrum
+    assert known.strike_click(_power(ta.in_room(_blown(np.random.default_rng(1)) * 0.2, at=0.0, length=0.4))[3:-3],
+                              2500.0) < known.KnownParams().max_click_db
+    # a click 0.2 s in (a strike while the line sounds): every bin jumps
+    clicked = quiet.copy()
+    at = round(0.2 * RATE)
+    clicked[at : at + 80] += 0.5 * np.random.default_rng(2).standard_normal(80) * np.exp(-np.arange(80) / 15)
+    assert known.strike_click(_power(clicked), 2500.0) > 2 * known.KnownParams().max_click_db
+    # the same click at the report's onset (its first two frames) is not read: a blow's attack can be noisy
+    power = _power(clicked)
+    first = round(0.2 * RATE / known.HOP) - 1
+    assert known.strike_click(power[first:], 2500.0) < known.KnownParams().max_click_db
+    assert known.strike_click(power[:2], 2500.0) == -math.inf
