@@ -4,7 +4,8 @@
 
 For each of whistle_eval.py's four calibration whistles (low toy 700 Hz, toy 1200 Hz, pea 2.8 kHz,
 two-tone), calibrated by the real wizard as ``whistle_eval.calibrated_recall`` does it (the same
-draws, so its "calibrated" figure is this one's "off"), and for a profile of the four real-recording
+draws, so its "calibrated" figure is this one's "off" before session 21's second step and "on" since,
+with ``KNOWN_DEFAULT`` True), and for a profile of the four real-recording
 whistles of ``whistle_eval.attribution`` (A-D, robot blows pitch shifted, calibrated by the wizard):
 
 - recall on 40 fresh blows of each whistle in hall noise at -5..+15 dB, the matcher off and on;
@@ -15,7 +16,7 @@ whistles of ``whistle_eval.attribution`` (A-D, robot blows pitch shifted, calibr
   right, left to the table, wrong.
 
 The combined detector throughout (``Profile.detector("combined")``), with the shipped weights; "on" is the
-matcher with session 21's guard (``KnownParams``' defaults), ``--unguarded`` the matcher as sessions 14-20 ran it.
+matcher with session 21's guard and its click test (``KnownParams``' defaults), ``--unguarded`` the matcher as sessions 14-20 ran it.
 """
 
 from __future__ import annotations

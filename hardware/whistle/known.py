@@ -39,10 +39,12 @@ MAX_POINTS = 33  # the whole grid, 0.5 to 4.5 in eighths
 # give no one pitch to match at, and a template of them matches anything.  Toys and real whistles: 0-55 cents.
 MAX_SPREAD_CENTS = 50.0
 # Whether a calibrated profile's combined detector runs the matcher (Profile.known, the profile's
-# ``known_whistles``, overrides it): off, the session-14 rule's verdict (seed 15: the toys gained 14 blows of
-# 160 where 20 were asked; docs/whistle.md), and session 21's with its guard (seed 31: the real A-D whistles +60 of
-# 160, but clatter +8 of 133 with their profile where 5 % was allowed).  Profiles keep their templates either way.
-KNOWN_DEFAULT = False
+# ``known_whistles``, overrides it): on, with its guard, by session 21's second rule (seed 32: the real A-D
+# whistles 94 -> 128 of 160, every calibration whistle on >= off, attribution 97 of 100 either way, no false alarm
+# count over the rule's bounds; docs/whistle.md).  Before: off, the session-14 rule's verdict (seed 15: the toys
+# gained 14 blows of 160 where 20 were asked) and session 21's first (seed 31: clatter +8 of 133 where 5 % was
+# allowed, which the guard's click test then took).  Profiles keep their templates either way.
+KNOWN_DEFAULT = True
 
 
 def grid(f0: float) -> np.ndarray:
