@@ -310,3 +310,34 @@ def test_strike_click_reads_a_broadband_jump_inside_a_report_not_its_onset():
     first = round(0.2 * RATE / known.HOP) - 1
     assert known.strike_click(power[first:], 2500.0) < known.KnownParams().max_click_db
     assert known.strike_click(power[:2], 2500.0) == -math.inf
+
+
+def _stream(profile: Profile, blow) -> np.ndarray:
+    """Hall noise with the profile's whistle blown (``blow``: rng, Hz -> sound), held notes and glasses struck at
+    its pitch, 0-10 dB over it."""
+    rng = np.random.default_rng(5)
+    hz = profile.signatures[0].peak_hz
+    makes = [lambda r: blow(r, hz), lambda r: _held(r, hz, (1.0, 0.5, 0.33)), lambda r: _struck_twice(r, hz, (8.0, 15.0))]
+    hall = ws.HallNoise(seed=8)
+    pieces = [ws.scene("s", hall.piece(3.0), makes[k % 3](rng), float(rng.uniform(0, 10)), rng).samples for k in range(12)]
+    return np.concatenate(pieces)
+
+
+@pytest.mark.parametrize("guard", [True, False])
+def test_the_matcher_skips_blocks_whose_lines_cannot_match_and_decides_exactly_as_in_full(pure, toy, guard, monkeypatch):
+    calls: list[int] = []  # the templates correlated, block by block
+    scores = known.KnownMatcher.scores
+    monkeypatch.setattr(known.KnownMatcher, "scores", lambda self, w, i: calls.append(i) or scores(self, w, i))
+    # the low toy's template has several loudest lines, the pure whistle's one; the toy's matches need session
+    # 17's floor test off, as in the test of its profile above
+    toy = dataclasses.replace(toy, overrides={**toy.overrides, "sub_over_floor_db": 0.0}, known=True)
+    for profile, blow in ((pure, _blown), (toy, ws.harmonic_toy)):
+        x = _stream(profile, blow)
+        full = _detector(profile, guard)
+        full.known.trace = []  # the benchmark's look reads every block's numbers: nothing skipped
+        want = [(d.detected_at, d.peak_hz, d.features) for d in detect(x, full)]
+        calls.clear()
+        got = [(d.detected_at, d.peak_hz, d.features) for d in detect(x, _detector(profile, guard))]
+        assert got == want and any("known_corr" in f for _, _, f in want)
+        # most blocks (hall noise between the sounds) were not correlated at all
+        assert 0 < len(calls) < 0.5 * len(full.known.trace) * len(profile.templates)
