@@ -148,6 +148,10 @@ class CascadeDetector(StreamDetector):
         self._cs_kept: dict[tuple[int, np.dtype], np.ndarray] = {}
         self._nothing_kept: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._initial_noise = None if noise_db is None else 10 ** (np.asarray(noise_db, float) / 10)
+        # Session 21, third step (CombinedParams.blown_vouch): a candidate the verifier scored under the threshold but
+        # at least this is kept as a soft candidate (``take_soft``) for the combined detector's blown route; the
+        # cascade's own decisions do not change.  0: off (none kept).
+        self.soft = 0.0
         self.reset()
 
     def reset(self) -> None:
@@ -181,6 +185,7 @@ class CascadeDetector(StreamDetector):
         self._reasks = 0
         self._lifted = False  # the lock was lifted by a yes: the sound's next rejection does not renew its asks
         self.frame_now = 0  # the frame being decided (what a recording verifier reads)
+        self._soft: list[Detection] = []  # soft candidates since the last take_soft (self.soft)
 
     def process(self, block: np.ndarray) -> list[Detection]:
         got = self._spectra(block)
@@ -345,6 +350,10 @@ class CascadeDetector(StreamDetector):
             centre = int(_median([e[1] for e in near]))
             prob = self.ask(j, centre)
             self._accepted = self._accepted + 1 if prob >= self._threshold else 0
+            if self.soft and self.soft <= prob < self._threshold:
+                det = self._detection(j, near, prob)
+                if det is not None:
+                    self._soft.append(det)
             if self._accepted >= p.accepts:
                 det = self._detection(j, near, prob)
                 if det is not None:
@@ -356,6 +365,11 @@ class CascadeDetector(StreamDetector):
                 self._reasks = self._reasks if self._lifted else 0
                 self._lifted = False
                 self._pool, self._episode = [], None
+        return out
+
+    def take_soft(self) -> list[Detection]:
+        """The soft candidates (``soft`` <= probability < threshold) found since the last call, oldest first."""
+        out, self._soft = self._soft, []
         return out
 
     def resume(self) -> None:

@@ -32,6 +32,7 @@ time plus the refractory period is the same blow heard by the other detector.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -50,7 +51,7 @@ from .detector import (
     WhistleDetector,
     decay_slopes,
 )
-from .known import KnownMatcher, line_motion, strike_click
+from .known import KnownMatcher, KnownParams, line_motion, strike_click
 from .verifier import Verifier
 
 BIN_HZ = RATE / N_FFT
@@ -158,6 +159,15 @@ class CombinedParams:
     # 2: judged on seed 21 (after failing seed 20's latency clause; docs/whistle.md): +17 blows, no false alarm but
     # two music ones an hour, no blow both heard reported later.
     relook: int = 2
+    # Session 21, third step: the blown route.  A cascade candidate the verifier scored under its strict threshold but
+    # at least blown_vouch is reported when it sounds blown by the known-whistle matcher's guard (``blown``, with
+    # KnownParams' defaults: no ring decay, its line wobbling at least min_wobble_cents, no strike's click, no louder
+    # low line; the verifier's own score, at least blown_vouch, stands for min_vouch) and, with blown_gate, the gate
+    # gives it a reason as every cascade report needs.  One blow, one event, as every report.  0: off (the cascade's
+    # candidates under its threshold are not kept).
+    blown_vouch: float = 0.0
+    blown_gate: bool = True
+    blown_share: float = 0.0  # and its line's +-2 bins hold at least this of the +-window_hz window (Evidence.line_share)
     refractory_s: float = 0.3
 
 
@@ -214,6 +224,13 @@ class Decay:
 
 
 NO_DECAY = Decay(0, 0, 0.0, 0.0, 0.0)
+# The blown route's guard (CombinedParams.blown_vouch): the known-whistle matcher's, its verifier test left to the
+# cascade's own score (the candidate's probability is at least blown_vouch).  With the gate (blown_gate) its low-line
+# test is the gate's: a "low line" reason asks for a steady line below 1 kHz as loud as the whistle or louder, which
+# max_low_db (a voice's harmonics louder than the line) would refuse; the gate's voice tests (voice_swing_db, and
+# steady_low_db's steadiness) stand for it there.
+BLOWN_GUARD = replace(KnownParams(), min_vouch=0.0)
+BLOWN_GATED = replace(BLOWN_GUARD, max_low_db=math.inf)
 
 
 CASCADE_ACCEPTS = 1  # yes the combined detector's cascade needs (its own default: two in a row)
@@ -261,6 +278,7 @@ class CombinedDetector(StreamDetector):
         self.shipped = shipped or WhistleDetector(attribute=attribute)
         self.cascade = cascade or strict_cascade(attribute=attribute)
         self.on_cascade = on_cascade  # the benchmark's look at each cascade-only report (reported or not)
+        self.cascade.soft = self.params.blown_vouch  # the blown route's candidates (0: none kept)
         self._noise = None
         self.reset()
 
@@ -340,6 +358,17 @@ class CombinedDetector(StreamDetector):
                 out.append(self._report(det))
             elif p.relook:
                 self._relook(det)
+        if p.blown_vouch > 0:
+            # The blown route: candidates the verifier scored under its threshold, heard when they sound blown.
+            for det in self.cascade.take_soft():
+                if not self._fresh(det):
+                    continue
+                gated = p.gate and p.blown_gate
+                ev = self.evidence(det.peak_hz, det.onset) if gated or p.blown_share > 0 else None
+                if ev is not None and (ev.line_share < p.blown_share or (gated and not ev.reasons(p))):
+                    continue
+                if self.blown(det, BLOWN_GATED if gated else BLOWN_GUARD, "blown"):
+                    out.append(self._report(det))
         if self.known is not None:
             # The table's own whistle by its template, where the generic halves refused it (one blow, one event).
             for det in self.known.consume(first, power, self.shipped.noise_floor, self.time):
@@ -422,17 +451,18 @@ class CombinedDetector(StreamDetector):
         wander = float(np.median(np.abs(np.diff(m)))) * BIN_HZ
         return Evidence(share, low_db, low_over, wander, self._low_swing(onset))
 
-    def blown(self, det: Detection) -> bool:
-        """Session 21: whether a known-whistle report sounds blown, not struck or sung (KnownParams' guard, on the
-        report's frames kept; its measures join the report's features)."""
-        kp = self.known.params  # type: ignore[union-attr]
+    def blown(self, det: Detection, kp: KnownParams | None = None, tag: str = "known") -> bool:
+        """Session 21: whether a report sounds blown, not struck or sung (the guard ``kp``, by default the known-whistle
+        matcher's, on the report's frames kept; its measures join the report's features as ``{tag}_struck`` etc.).
+        The known-whistle matcher's reports and the blown route's candidates (``CombinedParams.blown_vouch``)."""
+        kp = kp or self.known.params  # type: ignore[union-attr]
         struck = kp.ring and self.decay(det).struck(self.params)
         span = self._span(det, whole=False)
         wobble, low = line_motion(span, det.peak_hz)
         click = strike_click(span, det.peak_hz)
         vouch = self.vouch(det) if kp.min_vouch > 0 else 1.0
-        det.features.update(known_struck=float(struck), known_wobble=wobble, known_low=low, known_vouch=vouch,
-                            known_click=click)
+        det.features.update({f"{tag}_struck": float(struck), f"{tag}_wobble": wobble, f"{tag}_low": low,
+                             f"{tag}_vouch": vouch, f"{tag}_click": click})
         return (not struck and wobble >= kp.min_wobble_cents and vouch >= kp.min_vouch and low <= kp.max_low_db
                 and click <= kp.max_click_db)
 
