@@ -26,6 +26,10 @@ by the cascade either: there the shipped detector's refusal is trusted.
 guard, ``CombinedDetector.decay``, would trust it less; both off by default:
 they failed their seed-10 rule, docs/whistle.md.)
 
+Session 21's blown route (``CombinedParams.blown_vouch``, on): a candidate the verifier scored 0.8 or more but under
+its strict threshold is reported when its line is clear, the gate gives a reason and it sounds blown (``blown``: the
+known-whistle matcher's guard).
+
 One blow, one event: a detection whose onset falls before the last report's
 time plus the refractory period is the same blow heard by the other detector.
 """
@@ -164,10 +168,12 @@ class CombinedParams:
     # KnownParams' defaults: no ring decay, its line wobbling at least min_wobble_cents, no strike's click, no louder
     # low line; the verifier's own score, at least blown_vouch, stands for min_vouch) and, with blown_gate, the gate
     # gives it a reason as every cascade report needs.  One blow, one event, as every report.  0: off (the cascade's
-    # candidates under its threshold are not kept).
-    blown_vouch: float = 0.0
+    # candidates under its threshold are not kept).  0.8 with blown_share 0.6 chosen on seen seed 30 (+12 blows, music
+    # +6); judged on seed 33 (rule committed first): +6 blows, none lost, music +3, clatter +1, no blow both hear
+    # later: on (docs/whistle.md, session 21, third step).
+    blown_vouch: float = 0.8
     blown_gate: bool = True
-    blown_share: float = 0.0  # and its line's +-2 bins hold at least this of the +-window_hz window (Evidence.line_share)
+    blown_share: float = 0.6  # and its line's +-2 bins hold at least this of the +-window_hz window (Evidence.line_share)
     refractory_s: float = 0.3
 
 

@@ -480,9 +480,10 @@ def unsure(_features: np.ndarray) -> float:
 
 
 def blown_route(**params: object) -> CombinedDetector:
-    """The combined detector whose verifier is unsure of everything (0.6 against a strict 0.96)."""
+    """The combined detector whose verifier is unsure of everything (0.6 against a strict 0.96); the blown route off
+    and no line-share floor unless ``params`` set them."""
     cascade = CascadeDetector(CascadeParams(threshold=0.96, accepts=1), verifier=unsure)
-    return CombinedDetector(CombinedParams(**params), cascade=cascade)
+    return CombinedDetector(CombinedParams(**{"blown_vouch": 0.0, "blown_share": 0.0} | params), cascade=cascade)
 
 
 def under_hum(sound: np.ndarray) -> np.ndarray:
@@ -502,7 +503,7 @@ def test_the_blown_route_hears_a_blow_the_verifier_is_unsure_of_and_not_a_held_n
     glasses = [wav(tmp_path, under_hum(struck_glass(seed, 0.3) * 0.15), f"g{seed}.wav") for seed in (3, 5, 7)]
     for x in blows + notes + glasses:
         assert detect(x, WhistleDetector()) == []  # session 4 hears none of them under the hum
-        assert detect(x, blown_route()) == []  # nor, as shipped, the combined detector: the verifier is unsure
+        assert detect(x, blown_route()) == []  # nor, the route off, the combined detector: the verifier is unsure
     heard = [detect(x, blown_route(blown_vouch=0.4)) for x in blows]
     assert sum(len(f) == 1 for f in heard) >= 3, heard  # one event a blow
     for found in heard:
@@ -523,12 +524,17 @@ def test_the_blown_route_hears_a_blow_the_verifier_is_unsure_of_and_not_a_held_n
         assert detect(x, det) == []
         guarded = [d for d in looked if "blown_struck" in d.features]  # the candidates the gate passed
         assert guarded and all(d.features["blown_struck"] or d.features["blown_wobble"] < 5 for d in guarded)
+    # a clear line: the shipped share floor (0.6 of the window) keeps them; a floor over any line's share, none
+    assert [len(detect(x, blown_route(blown_vouch=0.4, blown_share=0.6))) for x in blows] == [len(f) for f in heard]
+    assert [detect(x, blown_route(blown_vouch=0.4, blown_share=1.01)) for x in blows] == [[]] * 4
     # the route asks the verifier's looser score: under it, nothing
     assert [detect(x, blown_route(blown_vouch=0.7)) for x in blows] == [[]] * 4
 
 
-def test_the_blown_route_is_off_by_default_and_keeps_no_candidates(tmp_path):
-    assert CombinedParams().blown_vouch == 0.0
+def test_the_blown_route_is_on_by_default_and_off_keeps_no_candidates(tmp_path):
+    p = CombinedParams()  # session 21, third step: judged on seed 33, on
+    assert (p.blown_vouch, p.blown_share, p.blown_gate) == (0.8, 0.6, True)
+    assert CombinedDetector().cascade.soft == 0.8
     x = wav(tmp_path, under_hum(ta.tone(3000, 0.5, amp=0.03)))
     det = blown_route()
     assert det.cascade.soft == 0.0 and detect(x, det) == [] and det.cascade.take_soft() == []

@@ -72,13 +72,14 @@ def test_a_calibrated_table_hears_its_low_toy_whistle_the_generic_rules_refuse(t
     scenes = [ws.scene("toy", hall.piece(3.0), ws.harmonic_toy(rng, 700.0), float(rng.uniform(0, 10)), rng)
               for _ in range(20)]
     # Session 14's matcher (unguarded) against the harmonic check as it was before session 17's floor test
-    # (sub_over_floor_db 0): 4 and 8 of 20.  With the floor test (the default) the profile alone hears 10, the
-    # matcher 11.
+    # (sub_over_floor_db 0): 4 and 8 of 20 (5 and 9 with session 21's blown route, on since its third step, which
+    # also gives the generic detector one of the 20).  With the floor test (the default) the profile alone hears 10,
+    # the matcher 11.
     before = dataclasses.replace(toy, overrides={**toy.overrides, "sub_over_floor_db": 0.0})
     off = _heard(dataclasses.replace(before, known=False), scenes)
     on = _heard(dataclasses.replace(before, known=True), scenes, guard=False)
     generic = _heard(Profile(), scenes)
-    assert generic == 0 and on >= off + 3, (generic, off, on)
+    assert generic <= 1 and on >= off + 3, (generic, off, on)
     assert _heard(dataclasses.replace(toy, known=False), scenes) >= on  # the floor test alone: as many as the matcher
     # Session 21's guard drops those matches (the verifier finds a synthetic toy's steady harmonic stack too unlike
     # a blow, as on seeds 28-30): the profile hears as many as without the matcher, no fewer.
