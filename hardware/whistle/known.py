@@ -209,6 +209,7 @@ class KnownMatcher:
         self._t: list[np.ndarray] = []  # the template, mean-removed and unit-norm (Pearson by a dot product)
         self._top: list[np.ndarray] = []  # the template's loudest points (within 6 dB of its top)
         self._cents: list[np.ndarray] = []
+        self._reach: list[list[slice]] = []  # _snr_bound's bins: each loudest point's, over every pitch candidate
         for tm in self.templates:
             t = np.asarray(tm.template_db, float)
             x = grid(tm.peak_hz)[: len(t)]
@@ -220,9 +221,11 @@ class KnownMatcher:
             c = t - t.mean()
             self._t.append(c / (np.linalg.norm(c) + 1e-9))
             self._top.append(t >= t.max() - 6.0)
+            # ``sample``'s two bins for each candidate of each loudest point, on the detector's spectrum
+            b = np.clip(self._hz[-1][:, self._top[-1]] / BIN_HZ, 0, N_FFT // 2 + 1 - 1.001).astype(int)
+            self._reach.append([slice(lo, hi + 2) for lo, hi in zip(b.min(axis=0), b.max(axis=0), strict=True)])
         # The benchmark's look at every block's numbers (first frame, frame_stats, time), None: not kept.
         self.trace: list[tuple[int, list[tuple[np.ndarray, ...]], float]] | None = None
-        self._reach: dict[tuple[int, int], list[slice]] = {}  # _snr_bound's bins, per template and spectrum size
         self.reset()
 
     def reset(self) -> None:
@@ -273,11 +276,7 @@ class KnownMatcher:
         """Per frame, an upper bound of ``scores``' third number for template ``i``, whatever its best pitch: each
         loudest line at its pitch candidates (``sample``'s two bins each) is at most the loudest bin it reads, so
         their mean is at most the mean of those maxima."""
-        n = w.shape[-1]
-        if (i, n) not in self._reach:  # each loudest line's bins, from its lowest candidate's to its highest's next
-            b = np.clip(self._hz[i][:, self._top[i]] / BIN_HZ, 0, n - 1.001).astype(int)
-            self._reach[i, n] = [slice(lo, hi + 2) for lo, hi in zip(b.min(axis=0), b.max(axis=0), strict=True)]
-        reach = self._reach[i, n]
+        reach = self._reach[i]
         bound = w[:, reach[0]].max(axis=1).astype(np.float64)
         for r in reach[1:]:
             bound += w[:, r].max(axis=1)
