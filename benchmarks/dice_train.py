@@ -829,6 +829,25 @@ def choose(image: np.ndarray, dice: np.ndarray, objective: str, threshold_axis: 
     return tuple(int(i) for i in np.unravel_index(int(np.argmax(image)), image.shape))
 
 
+def face_recipe(args: argparse.Namespace) -> dict[str, object]:
+    """The options a face classifier was trained with, as ``tuning.json`` records a further one's
+    (``faces_extra_recipe``, session 22): its crop-style and render options, steps and seed (the crop, channels,
+    colour and widths are the first classifier's, checked when it is trained)."""
+    return {"face_style": args.face_style, "face_style_share": args.face_style_share if args.face_style != "none" else 0.0,
+            "face_renders": args.face_renders, "face_render_share": args.face_render_share,
+            "face_render_view": args.face_render_view, "face_blur": bool(args.face_blur), "face_steps": args.face_steps,
+            "seed": args.seed}
+
+
+def record_extra(tuning: dict, name: str, recipe: dict[str, object]) -> dict:
+    """``tuning`` with the further classifier ``name`` listed in ``faces_extra`` (once, last) and its recipe
+    recorded: its seed in ``faces_extra_seeds`` (session 17) and every option in ``faces_extra_recipe`` (session 22)."""
+    tuning[FACES_EXTRA] = [*(n for n in tuning.get(FACES_EXTRA, []) if n != name), name]
+    tuning.setdefault("faces_extra_seeds", {})[name] = recipe["seed"]
+    tuning.setdefault("faces_extra_recipe", {})[name] = dict(recipe)
+    return tuning
+
+
 def tune(out: Path, photos: list[tuple[np.ndarray | None, labelled.Labelled]], read_options: bool = False,
          objective: str = "image", min_face: float | None = None, margin: float = 0.0) -> dict[str, float]:
     """The finer second pass (on or off), heatmap threshold, least face probability and same-die distance
@@ -905,8 +924,8 @@ def tune_fold(out: Path, shared: Path, hold_out: str | None, within: bool, seed:
 GROUP_OF: np.ndarray = np.array([])
 
 
-def main() -> int:
-    global GROUP_OF
+def parser() -> argparse.ArgumentParser:
+    """The command line's options."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "hardware" / "dice" / "weights")
     ap.add_argument("--hold-out", choices=labelled.GROUPS)
@@ -962,6 +981,12 @@ def main() -> int:
                          "session 19, none with the others; 0: the best cell, the recipe before)")
     ap.add_argument("--tune-read-options", action="store_true",
                     help="tune the crop's side (1-1.25 die sides) and mirrored reading too (measured, not kept)")
+    return ap
+
+
+def main() -> int:
+    global GROUP_OF
+    ap = parser()
     args = ap.parse_args()
     colour = args.face_colour != "grey"
     if args.tune_margin and args.tune_objective != "image":
@@ -1044,8 +1069,7 @@ def main() -> int:
     export(None, faces, args.out, face_channels=args.face_channels, size=args.crop, name=args.face_name)
     if further:  # listed beside the first classifier; the rest of the tuning kept until --tune-only
         kept = json.loads((args.out / TUNING).read_text())
-        kept[FACES_EXTRA] = [*(n for n in kept.get(FACES_EXTRA, []) if n != args.face_name), args.face_name]
-        kept.setdefault("faces_extra_seeds", {})[args.face_name] = args.seed
+        record_extra(kept, args.face_name, face_recipe(args))
         save_text_atomic(args.out / TUNING, json.dumps(kept, indent=1) + "\n")
         print(f"done in {time.time() - started:.0f} s: {args.out / args.face_name} (tune the ensemble: --tune-only)", flush=True)
         return 0
