@@ -68,7 +68,10 @@ FACE_CACHE = ROOT / "benchmarks" / "out" / "dice-face-renders-v1.npz"
 # session 13's --face-render-view perspective: the same renders, their tilted dice drawn by a pinhole camera
 # (pip_render._draw_perspective_die) instead
 FACE_CACHE_PERSPECTIVE = ROOT / "benchmarks" / "out" / "dice-face-renders-persp-v1.npz"
-FACE_RENDER_VIEWS = {"orthographic": FACE_CACHE, "perspective": FACE_CACHE_PERSPECTIVE}
+# session 22's --face-render-view ghost: the orthographic renders, their tilted dice now and then translucent with
+# the hidden faces' pips showing through, or in large two-colour swirls (pip_render._draw_tilted_die(ghost=True))
+FACE_CACHE_GHOST = ROOT / "benchmarks" / "out" / "dice-face-renders-v2.npz"
+FACE_RENDER_VIEWS = {"orthographic": FACE_CACHE, "perspective": FACE_CACHE_PERSPECTIVE, "ghost": FACE_CACHE_GHOST}
 STORE = 64  # stored classifier crops: STORE px for STORE_CONTEXT x the die's side
 STORE_CONTEXT = 2.0
 PATCH = 128  # detector training patches (detector-input pixels)
@@ -105,9 +108,9 @@ def save_npz(path: Path, **arrays: np.ndarray) -> None:
 
 
 def synthetic_items(n: int, seed: int, size: int = 320, tilted: float = 0.0,
-                    perspective: bool = False) -> list[tuple[np.ndarray, labelled.Labelled]]:
+                    perspective: bool = False, ghost: bool = False) -> list[tuple[np.ndarray, labelled.Labelled]]:
     out = []
-    for k, (img, dice) in enumerate(render_set(n, seed, size, tilted, perspective)):
+    for k, (img, dice) in enumerate(render_set(n, seed, size, tilted, perspective, ghost)):
         item = labelled.Labelled(
             Path(f"synthetic/{seed}-{k}.png"),
             labelled.SYNTHETIC,
@@ -261,7 +264,8 @@ def face_render_crops(renders: tuple[int, int, float] = FACE_RENDERS, view: str 
     started = time.time()
     rng = np.random.default_rng(renders[1] + 1)
     crops, grey_crops, values = [], [], []
-    for frame, item in synthetic_items(*renders[:2], tilted=renders[2], perspective=view == "perspective"):
+    for frame, item in synthetic_items(*renders[:2], tilted=renders[2], perspective=view == "perspective",
+                                       ghost=view == "ghost"):
         bgr, grey, item_values = _item_crops(rng, frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), item, store)
         crops += bgr
         grey_crops += grey
@@ -955,7 +959,9 @@ def parser() -> argparse.ArgumentParser:
                          "the synthetic group, the shipped recipe)")
     ap.add_argument("--face-render-view", choices=tuple(FACE_RENDER_VIEWS), default="orthographic",
                     help="how the extra renders' tilted dice are drawn (session 13): orthographic, side faces darkened "
-                         "(the shipped recipe), or perspective, a pinhole camera above the table, side faces lit nearly as the top")
+                         "(the shipped recipe), or perspective, a pinhole camera above the table, side faces lit nearly as the top, "
+                         "or ghost (session 22), orthographic with translucent dice showing their hidden faces' pips "
+                         "and large two-colour swirls")
     ap.add_argument("--face-blur", action="store_true",
                     help="also give the classifier's crops motion blur and lost resolution (session 12; measured)")
     ap.add_argument("--face-style", choices=FACE_STYLES, default="none",

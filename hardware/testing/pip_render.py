@@ -253,8 +253,63 @@ def _body_texture(rng: np.random.Generator, h: int, w: int, side: float, body: n
     return face
 
 
+def _swirl_texture(
+    rng: np.random.Generator, h: int, w: int, side: float, body: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Large two-colour swirls (session 22's ghost renders): a few broad bands of two contrasting colours
+    across the die (a noise field a half to a whole side across, through a steep sine), and pips of a third
+    colour (gold, red, blue, white, black or any), so a band's edge may hide a pip or look like one."""
+    second = rng.uniform(0, 255, 3).astype(np.float32)
+    if abs(_luma(second) - _luma(body)) < 60:
+        second = np.clip(255 - body + rng.normal(0, 30, 3), 0, 255).astype(np.float32)
+    t = _noise_field(rng, h, w, max(4.0, side * rng.uniform(0.5, 1.0)))
+    swirl = (0.5 + 0.5 * np.tanh(rng.uniform(2, 6) * np.sin(t * rng.uniform(6, 12))))[..., None]
+    face = body.astype(np.float32) * (1 - swirl) + second * swirl
+    pips = [(30, 190, 230), (40, 40, 200), (200, 90, 30), (245, 245, 245), (25, 25, 25)]
+    pip = (np.array(pips[int(rng.integers(len(pips)))], np.float32) * rng.uniform(0.8, 1.1) if rng.random() < 0.8
+           else rng.uniform(0, 255, 3).astype(np.float32))
+    return face.astype(np.float32), np.clip(pip, 0, 255)
+
+
+def _ghost_pips(
+    rng: np.random.Generator, img: np.ndarray, hull: np.ndarray, top: np.ndarray, drop: np.ndarray,
+    c: np.ndarray, value: int, pip: np.ndarray, spread: float, r: float,
+) -> None:
+    """A translucent die's hidden faces' pips seen through its body (session 22's ghost renders), in ``img``
+    inside the die's silhouette (``hull``): the opposite face's (7 - ``value``), its layout mirrored as seen
+    through the die and shifted by the vertical edges (``drop``), and the side faces' that turn away from the
+    camera (their values as a die's, opposite faces summing to 7), blurred, at 15..50 % of the real pips'
+    contrast.  ``top``: the top face's corners; ``c``: its centre; ``spread``, ``r``: the real pips'."""
+    h, w = img.shape[:2]
+    layer = np.zeros((h, w), np.float32)
+    u, v = (top[1] - top[0]) / 2, (top[3] - top[0]) / 2  # the top face's half edges, foreshortened
+    quarter = int(rng.integers(4))
+    for px, py in LAYOUT[7 - value]:
+        for _ in range(quarter):
+            px, py = -py, px
+        p = c + drop + (-px * u + py * v) * spread + rng.normal(0, r * 0.1, 2)  # mirrored: seen from above
+        cv2.circle(layer, (int(round(p[0] * 4)), int(round(p[1] * 4))), max(1, int(r * 4 * 0.9)), 1.0, -1,  # noqa: RUF046
+                   cv2.LINE_AA, 2)
+    for edge, around in enumerate(_side_values(rng, value)):
+        a, b = top[edge], top[(edge + 1) % 4]
+        if float(((a + b) / 2 - c) @ drop) > 0 or rng.random() < 0.3:  # shown on the outside, or faint
+            continue
+        along = b - a
+        for px, py in LAYOUT[around]:
+            p = a + along * (0.5 + 0.27 * px) + drop * (0.5 + 0.27 * py) + (c - (a + b) / 2) * rng.uniform(0, 0.3)
+            axes = (max(1, int(r * 4)), max(1, int(r * 4 * rng.uniform(0.3, 0.8))))
+            ang = math.degrees(math.atan2(along[1], along[0]))
+            cv2.ellipse(layer, (int(round(p[0] * 4)), int(round(p[1] * 4))), axes, ang, 0, 360, 1.0, -1,  # noqa: RUF046
+                        cv2.LINE_AA, 2)
+    inside = np.zeros((h, w), np.float32)
+    cv2.fillConvexPoly(inside, hull.astype(np.int32), 1.0, lineType=cv2.LINE_AA)
+    layer = cv2.GaussianBlur(layer, (0, 0), max(0.6, r * rng.uniform(0.15, 0.5))) * inside
+    k = rng.uniform(0.15, 0.5) * layer[..., None]
+    img[:] = img * (1 - k) + pip * k
+
+
 def _draw_tilted_die(
-    rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, side: float, value: int
+    rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, side: float, value: int, ghost: bool = False
 ) -> tuple[float, float, float]:
     """A die seen obliquely, drawn in ``img``; returns its box as roboflow-mixed labels one: (x, y, side).
 
@@ -266,6 +321,12 @@ def _draw_tilted_die(
     carrying another face's pips, squashed.  The label is the square around
     the whole silhouette (top and side faces), as the photos' boxes are: the
     top face then fills half to three quarters of it, off its centre.
+
+    ``ghost`` (session 22; off, the former renders draw by draw): after the
+    former draws, the die's look is drawn again: 30 % translucent with its
+    hidden faces' pips showing through (``_ghost_pips``), 20 % in large
+    two-colour swirls with pips of a third colour (``_swirl_texture``), else
+    as before.
     """
     h, w = img.shape[:2]
     body, pip = _die_colours(rng)
@@ -290,6 +351,11 @@ def _draw_tilted_die(
     texture = _body_texture(rng, h, w, side, body)
     translucent = rng.random() < 0.15
     alpha = rng.uniform(0.45, 0.75) if translucent else 1.0
+    look = rng.choice(["as before", "ghost", "swirl"], p=[0.5, 0.3, 0.2]) if ghost else "as before"
+    if look == "ghost":
+        alpha = rng.uniform(0.55, 0.85)
+    elif look == "swirl":
+        texture, pip = _swirl_texture(rng, h, w, side, body)
     for edge in range(4):
         a, b = top[edge], top[(edge + 1) % 4]
         outward = (a + b) / 2 - c
@@ -314,6 +380,8 @@ def _draw_tilted_die(
     img[:] = img * (1 - alpha * m[..., None]) + texture * rng.uniform(0.95, 1.15) * alpha * m[..., None]
     spread = rng.uniform(0.48, 0.6)
     r = side * rng.uniform(0.08, 0.11)
+    if look == "ghost":
+        _ghost_pips(rng, img, hull, top, drop, c, value, pip, spread, r)
     for px, py in LAYOUT[value]:
         p = project(c + (px * u + py * v) * spread + rng.normal(0, side * 0.01, 2))
         axes = (max(1, int(r * math.cos(tilt) * 4)), max(1, int(r * 4)))
@@ -447,7 +515,7 @@ def _draw_perspective_die(
 
 
 def render_scene(
-    rng: np.random.Generator, size: int = 320, tilted: float = 0.0, perspective: bool = False
+    rng: np.random.Generator, size: int = 320, tilted: float = 0.0, perspective: bool = False, ghost: bool = False
 ) -> tuple[np.ndarray, list[tuple[float, float, float, int]]]:
     """A photo of pip dice and its dice (x, y, side, value).
 
@@ -455,7 +523,9 @@ def render_scene(
     deep side faces, marbled and glittering bodies, labelled by their whole
     silhouette); 0, the default, draws exactly the former renders.  ``perspective``
     (session 13): those dice are drawn by ``_draw_perspective_die`` (a pinhole
-    camera above the table, side faces lit nearly as the top) instead.
+    camera above the table, side faces lit nearly as the top) instead.  ``ghost`` (session 22): the
+    tilted dice drawn by ``_draw_tilted_die(..., ghost=True)`` (translucent dice showing their hidden
+    faces' pips, large two-colour swirls); off, the former renders to the bit.
     """
     h = w = size
     img = background(rng, h, w)
@@ -472,8 +542,10 @@ def render_scene(
     drawn = []
     for x, y, side, value in dice:
         if tilted and rng.random() < tilted:
-            draw = _draw_perspective_die if perspective else _draw_tilted_die
-            x, y, side = draw(rng, img, x, y, side, value)
+            if perspective:
+                x, y, side = _draw_perspective_die(rng, img, x, y, side, value)
+            else:
+                x, y, side = _draw_tilted_die(rng, img, x, y, side, value, ghost)
         else:
             _draw_die(rng, img, x, y, side, value)
         drawn.append((x, y, side, value))
@@ -506,7 +578,7 @@ def render_scene(
 
 
 def render_set(
-    n: int, seed: int, size: int = 320, tilted: float = 0.0, perspective: bool = False
+    n: int, seed: int, size: int = 320, tilted: float = 0.0, perspective: bool = False, ghost: bool = False
 ) -> list[tuple[np.ndarray, list[tuple[float, float, float, int]]]]:
     rng = np.random.default_rng(seed)
-    return [render_scene(rng, size, tilted, perspective) for _ in range(n)]
+    return [render_scene(rng, size, tilted, perspective, ghost) for _ in range(n)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 
@@ -105,3 +106,41 @@ def test_stage_pairing_is_one_to_one_within_half_a_side() -> None:
     p = np.array([0.1, 0.0, 0.0, 0.9, 0.0, 0.0, 0.0])
     assert verdict(p, 3, 0.5) == "right" and verdict(p, 4, 0.5) == "wrong" and verdict(p, 3, 0.95) == "not a die"
     assert cv2.__version__  # the renders' OpenCV is the reader's
+
+
+def _digest(renders: list) -> str:
+    h = hashlib.sha256()
+    for img, dice in renders:
+        h.update(img.tobytes())
+        h.update(repr(dice).encode())
+    return h.hexdigest()
+
+
+def test_ghost_renders_are_opt_in_and_the_default_is_unchanged_to_the_bit() -> None:
+    """Session 22's ghost renders (translucent dice showing their hidden faces' pips, large swirls) are an
+    option: off, the classifier's extra renders (seed 1602, 70 % tilted) are the renders before it, to the
+    bit (the digest is the one main's pip_render gave before the option; the v1 cache stays valid); on, they
+    differ, keep their dice (the same places and values) and are reproducible."""
+    assert _digest(render_set(4, 1602, tilted=0.7)) == "95c554ca9eeee8b855c5211be00a49f785a7b39ab1be601299b63a63350f62f6"
+    assert _digest(render_set(4, 1602, tilted=0.7, ghost=False)) == _digest(render_set(4, 1602, tilted=0.7))
+    ghost = render_set(4, 1602, tilted=0.7, ghost=True)
+    assert _digest(ghost) == _digest(render_set(4, 1602, tilted=0.7, ghost=True))
+    assert _digest(ghost) != _digest(render_set(4, 1602, tilted=0.7))
+    for img, dice in ghost:
+        assert img.shape == (320, 320, 3) and img.dtype == np.uint8
+        assert all(1 <= v <= 6 and s > 0 for _, _, s, v in dice)
+
+
+def test_ghost_pips_show_the_hidden_faces_faintly_inside_the_die() -> None:
+    """A ghost layer darkens or tints only inside the die's silhouette, and faintly (at most half the pips')."""
+    rng = np.random.default_rng(3)
+    img = np.full((200, 200, 3), 200.0, np.float32)
+    hull = np.float32([[60, 60], [140, 60], [140, 150], [60, 150]])
+    top = np.float32([[60, 60], [140, 60], [140, 130], [60, 130]])
+    pip_render._ghost_pips(rng, img, hull, top, np.float32([0, 20]), np.float32([100, 95]), 1,
+                           np.zeros(3, np.float32), 0.55, 7.0)
+    changed = np.abs(img - 200).max(axis=2) > 1
+    assert changed.any()
+    ys, xs = np.nonzero(changed)
+    assert xs.min() >= 58 and xs.max() <= 142 and ys.min() >= 58 and ys.max() <= 152
+    assert img.min() >= 200 * 0.5 - 1  # at most half the contrast of a black pip on the body
