@@ -68,22 +68,27 @@ def test_the_blur_augmentation_softens_a_real_die_and_keeps_its_light(shared_dat
 
 def test_the_render_view_is_opt_in(tmp_path: Path, monkeypatch) -> None:
     """``--face-render-view`` (session 13): orthographic, the default, renders as before into the former
-    cache; perspective draws the tilted dice by the pinhole camera, into a cache of its own."""
+    cache; perspective draws the tilted dice by the pinhole camera, into a cache of its own; ghost (session 22)
+    the orthographic dice with ghost pips and large swirls, into a cache of its own (v2)."""
     seen = []
 
-    def items(n: int, seed: int, size: int = 320, tilted: float = 0.0, perspective: bool = False):
-        seen.append((n, seed, tilted, perspective))
+    def items(n: int, seed: int, size: int = 320, tilted: float = 0.0, perspective: bool = False, ghost: bool = False):
+        seen.append((n, seed, tilted, perspective, ghost))
         die = labelled.LabelledDie(60.0, 60.0, 30.0, 3)
         return [(np.full((120, 120, 3), 128, np.uint8), labelled.Labelled(Path("synthetic/x.png"), labelled.SYNTHETIC, "synthetic/x", (die,)))]
 
     assert dice_train.FACE_RENDER_VIEWS["orthographic"] == dice_train.FACE_CACHE
+    assert dice_train.FACE_RENDER_VIEWS["ghost"].name == "dice-face-renders-v2.npz"
+    assert len(set(dice_train.FACE_RENDER_VIEWS.values())) == len(dice_train.FACE_RENDER_VIEWS)
     monkeypatch.setattr(dice_train, "synthetic_items", items)
-    monkeypatch.setattr(dice_train, "FACE_RENDER_VIEWS", {"orthographic": tmp_path / "o.npz", "perspective": tmp_path / "p.npz"})
+    monkeypatch.setattr(dice_train, "FACE_RENDER_VIEWS", {"orthographic": tmp_path / "o.npz", "perspective": tmp_path / "p.npz",
+                                                          "ghost": tmp_path / "g.npz"})
     a = dice_train.face_render_crops((1, 2, 0.7))
     b = dice_train.face_render_crops((1, 2, 0.7), "perspective")
-    assert seen == [(1, 2, 0.7, False), (1, 2, 0.7, True)]
-    assert (tmp_path / "o.npz").is_file() and (tmp_path / "p.npz").is_file()
-    assert a["values"].tolist()[0] == 3 and b["values"].tolist()[0] == 3
+    c = dice_train.face_render_crops((1, 2, 0.7), "ghost")
+    assert seen == [(1, 2, 0.7, False, False), (1, 2, 0.7, True, False), (1, 2, 0.7, False, True)]
+    assert (tmp_path / "o.npz").is_file() and (tmp_path / "p.npz").is_file() and (tmp_path / "g.npz").is_file()
+    assert a["values"].tolist()[0] == 3 and b["values"].tolist()[0] == 3 and c["values"].tolist()[0] == 3
 
 
 def test_the_stored_crops_are_finer_for_a_finer_classifier_crop() -> None:
