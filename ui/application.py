@@ -223,7 +223,10 @@ class BellwetherApp(App):
             return False
         if event.type == ROLL and event.confidence is not None and event.confidence < CONFIRM_BELOW:
             self.pending_roll = event
-            self.message = f"Please check the dice: read {_faces(event)} at {event.confidence:.0%} confidence."
+            asked = self.session.prompt().dice
+            read = len(event.get("faces", ()))
+            short = f" ({read} read, {asked.count} asked)" if asked is not None and asked.count != read else ""
+            self.message = f"Please check the dice: read {_faces(event)}{short} at {event.confidence:.0%} confidence."
             self.changed()
             return False
         if event.type == ROLL:

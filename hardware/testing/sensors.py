@@ -59,16 +59,19 @@ class TableCamera:
             frame[y : y + bh, x : x + bw] = 235
         return frame
 
-    def show(self, die: str, faces: Sequence[Any], confidence: float) -> None:
-        """The dice come to rest showing ``faces``; each roll lies somewhere else."""
+    def show(self, die: str, faces: Sequence[Any], confidence: float | Sequence[float]) -> None:
+        """The dice come to rest showing ``faces`` (read at ``confidence``, one for all or one a die); each roll
+        lies somewhere else."""
         from hardware.dice.model import DieReading
+
+        sure = [float(confidence)] * len(faces) if isinstance(confidence, int | float) else list(confidence)
 
         with self._lock:
             self.rolls += 1
             y = 30 if self.rolls % 2 else 150  # away from the last roll, so it is a new one
             boxes = [(20 + 70 * i + 10 * (self.rolls % 3), y, 50, 50) for i in range(len(faces))]
             kind = "pips" if die == "d6" else "colour"
-            self.shown = [DieReading(kind, f, confidence, b) for f, b in zip(faces, boxes, strict=True)]
+            self.shown = [DieReading(kind, f, c, b) for f, c, b in zip(faces, sure, boxes, strict=True)]
             self._frame = self._draw(boxes)
 
     def show_frame(self, frame: np.ndarray) -> None:
@@ -118,7 +121,7 @@ class DiceRig:
         self.camera = TableCamera()
         self.sensor = DiceSensor(lambda: self.camera, TableReader(self.camera), out, fps=fps)  # type: ignore[arg-type]
 
-    def roll(self, die: str, faces: Sequence[Any], confidence: float = 0.97) -> None:
+    def roll(self, die: str, faces: Sequence[Any], confidence: float | Sequence[float] = 0.97) -> None:
         """Dice thrown into the tray; the sensor reports them once they settle
         (and only while the game waits for a roll, as with real dice)."""
         self.camera.show(die, list(faces), confidence)

@@ -133,3 +133,17 @@ def test_no_roll_when_not_waiting_and_fewer_dice_lower_confidence(shared_data: P
     four.request(DiceRequest("d6", 4))
     (event,) = [e for e in (four.process(photo) for _ in range(20)) if e is not None]
     assert event.confidence < 0.5
+
+
+def test_more_dice_than_asked_keeps_the_likeliest_and_asks_the_table(shared_data: Path) -> None:
+    """Three fours lie in the tray while the game asked for two: the roll carries two faces (the likeliest two,
+    both fours), not three, and goes to the table to confirm, so one tap ("As read") accepts it."""
+    photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / "four_21.jpg"))
+    sensor = DiceSensor(lambda: FakeCamera([photo]))
+    sensor.request(DiceRequest("d6", 2))
+    (event,) = [e for e in (sensor.process(photo) for _ in range(20)) if e is not None]
+    assert list(event.payload["faces"]) == [4, 4]
+    assert event.confidence < 0.6  # under the app's CONFIRM_BELOW: the table confirms
+    read = sensor.reader.read(photo, "d6", expected=2)
+    assert [r.face for r in read] == [4, 4, 4]  # the reader saw all three; the sensor kept the two it was surest of
+    assert event.confidence == pytest.approx(sorted(r.confidence for r in read)[1] / 2, abs=1e-3)  # the surer two's least

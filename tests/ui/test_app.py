@@ -56,6 +56,21 @@ def test_undo_from_the_log(scenarios):
     assert r["screen"] == "table" and r["table"]["prompt"] == "Ann: roll the die."
 
 
+def test_a_miscounted_camera_roll_is_checked_with_the_games_count(scenarios):
+    r = scenarios.run("miscounted_roll")
+    hidden = r["hidden"]
+    assert hidden["events"] == 0 and "Check the dice (d6 × 2)" in hidden["entry_heading"], hidden
+    assert "As read" not in hidden["entry_buttons"]  # one face: the game would refuse it
+    assert "(1 read, 2 asked)" in hidden["message"] and hidden["dice"].endswith("— to check")
+    assert r["hidden_answered"]["events"] == 1 and r["hidden_answered"]["message"] == ""
+    extra = r["extra"]
+    assert r["extra_faces"] == [2, 1]  # the side face (4, read least surely) dropped, the order kept
+    assert "Check the dice (d6 × 2)" in extra["entry_heading"] and "As read" in extra["entry_buttons"], extra
+    assert r["extra_answered"]["events"] == 2 and "Not accepted" not in r["extra_answered"]["message"]
+    assert r["rolls"] == [[6, 5], [2, 1]]
+    assert r["sources"] == ["touch", "touch"]
+
+
 def test_gpio_buttons_roll_confirm_and_undo(scenarios):
     r = scenarios.run("gpio_buttons")
     assert r["pending_events"] == 1  # the doubtful reading waited for the table

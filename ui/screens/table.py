@@ -40,13 +40,14 @@ GAP = 0.006  # of the entry's width, for the 2 px between buttons in a row
 DEFAULT_FACES = {"d6": tuple(range(1, 7))}
 
 
-def dice_text(event: Event | None, accepted: bool) -> str:
-    """The last dice as read: faces, source and confidence, short enough for one line."""
+def dice_text(event: Event | None, accepted: bool, pending: bool = False) -> str:
+    """The last dice as read: faces, source and confidence, short enough for one line; ``pending``: a doubtful
+    reading the table is asked to check (not refused, so not "not accepted")."""
     if event is None:
         return "Dice: none rolled yet"
     faces = ", ".join(str(f) for f in event.get("faces", ()))
     conf = "" if event.confidence is None else f" {event.confidence:.0%}"
-    state = "" if accepted else " — not accepted"
+    state = " — to check" if pending else "" if accepted else " — not accepted"
     return f"Dice: {faces} ({event.source.value}{conf}){state}"
 
 
@@ -158,7 +159,8 @@ class TableScreen(Screen):
         self._draw_alert(prompt)
         # The dice and whistle panel, only for what the game uses.
         dice_used = prompt.dice is not None or app.last_roll is not None
-        ids.dice.text = dice_text(app.pending_roll or app.last_roll, app.pending_roll is None and app.last_roll_accepted) if dice_used else ""
+        pending = app.pending_roll is not None
+        ids.dice.text = dice_text(app.pending_roll or app.last_roll, not pending and app.last_roll_accepted, pending) if dice_used else ""
         ids.correct.disabled = app.last_roll is None or app.pending_roll is not None
         ids.correct.text = "Cancel" if self.mode == "correct" else "Correct"
         _show(ids.correct, dice_used)
@@ -231,7 +233,9 @@ class TableScreen(Screen):
         if self.mode == "confirm" and app.pending_roll is not None:
             e = app.pending_roll
             die = str(e.get("die", "d6"))
-            return die, len(e.get("faces", ())) or 1, self.faces_seen.get(die, DEFAULT_FACES["d6"])
+            # As many faces as the game asked for, not as were read: a die hidden or one too many is why it asks.
+            count = dice.count if dice is not None and dice.die == die else len(e.get("faces", ()))
+            return die, count or 1, self.faces_seen.get(die, DEFAULT_FACES["d6"])
         if self.mode == "correct" and app.last_roll is not None:
             e = app.last_roll
             die = str(e.get("die", "d6"))
@@ -273,8 +277,8 @@ class TableScreen(Screen):
             per_row = 2 if long_face else min(len(faces), 6) or 1
             # Kivy wraps only at spaces: "big-and-little-wolf" would break mid-word.
             items += [(str(face).replace("-", " "), ("face", face), 26, 1 / per_row) for face in faces]
-            if self.mode == "confirm":
-                items.append(("As read", ("as-read", None), sp(20), 0.5))
+            if self.mode == "confirm" and len(App.get_running_app().pending_roll.get("faces", ())) == count:
+                items.append(("As read", ("as-read", None), sp(20), 0.5))  # only an answer the game can take
             if self.selected:
                 items.append(("Clear", ("clear", None), sp(20), 0.5))
         if self.mode == "roll" and counts is not None:
