@@ -59,7 +59,8 @@ def test_undo_from_the_log(scenarios):
 def test_a_miscounted_camera_roll_is_checked_with_the_games_count(scenarios):
     r = scenarios.run("miscounted_roll")
     hidden = r["hidden"]
-    assert hidden["events"] == 0 and "Check the dice (d6 × 2)" in hidden["entry_heading"], hidden
+    assert hidden["events"] == 0 and "Check the dice (d6 × 2): 6 _" in hidden["entry_heading"], hidden
+    assert "Clear" in hidden["entry_buttons"]  # if the face read is wrong
     assert "As read" not in hidden["entry_buttons"]  # one face: the game would refuse it
     assert "(1 read, 2 asked)" in hidden["message"] and hidden["dice"].endswith("— to check")
     assert r["hidden_answered"]["events"] == 1 and r["hidden_answered"]["message"] == ""

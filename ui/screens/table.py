@@ -244,6 +244,14 @@ class TableScreen(Screen):
             return dice.die, dice.count, tuple(dice.faces) or self.faces_seen.get(dice.die, DEFAULT_FACES["d6"])
         return None
 
+    def _read_so_far(self, dice: DiceRequest | None) -> list[Any]:
+        """A check of a reading with a die missing starts from the faces read: one tap for each hidden die
+        ("Clear" if a read face is wrong)."""
+        app = App.get_running_app()
+        req = self._entry_request(dice) if self.mode == "confirm" and app.pending_roll is not None else None
+        faces = list(app.pending_roll.get("faces", ())) if req is not None else []
+        return faces if req is not None and len(faces) < req[1] else []
+
     def _draw_entry(self, prompt: Any, choices: tuple[Choice, ...]) -> None:
         counts = getattr(prompt, "counts", None)
         groups = {c.group for c in choices if c.group}
@@ -252,7 +260,7 @@ class TableScreen(Screen):
         key = (self.mode, self.group, prompt.dice, choices, counts, self._on_picture, len(App.get_running_app().session.log))
         if key != self._entry_key:
             # A new question: a half-entered answer is cleared and the answers open at the top.
-            self.selected, self.typed = [], ""
+            self.selected, self.typed = self._read_so_far(prompt.dice), ""
             self.counts = {k: 0 for k, _ in counts.fields} if counts is not None else {}
             self._entry_key = key
             self.ids.entry_scroll.scroll_y = 1
