@@ -30,6 +30,10 @@ Session 21's blown route (``CombinedParams.blown_vouch``, on): a candidate the v
 its strict threshold is reported when its line is clear, the gate gives a reason and it sounds blown (``blown``: the
 known-whistle matcher's guard).
 
+Session 22's third step (``CombinedParams.noise_line``, off by default): a fifth gate reason, "noise under a line", for a
+candidate with a clear line over sound that is not harmonic (rain, fire, sea: no voice's, crow's or cry's comb), given
+even where the low band swings, its reports asked to sound blown.
+
 One blow, one event: a detection whose onset falls before the last report's
 time plus the refractory period is the same blow heard by the other detector.
 """
@@ -69,6 +73,10 @@ SWING_RING = 2 * SWING_FRAMES  # and the frames since its onset
 POWER_FRAMES = 24
 QUIET_LOW = "quiet low band"  # the gate's reason that the ring guard watches
 WEAK_LOW = "weak steady low line"  # session 20: the reason weak_low_db gives, always watched by the ring test
+NOISE_LINE = "noise under a line"  # session 22: the reason noise_line gives, watched by the ring test, blown asked
+HARM_BINS = (2, 128)  # 62-4000 Hz: the log spectrum whose fine structure a voice's, a crow's or a cry's harmonics comb
+HARM_LAGS = (3, 32)  # a pitch 94-1000 Hz apart (bins)
+HARM_SMOOTH = 9  # the spectrum's envelope: a moving mean this many bins wide, taken away
 
 
 @dataclass(frozen=True)
@@ -174,6 +182,25 @@ class CombinedParams:
     blown_vouch: float = 0.8
     blown_gate: bool = True
     blown_share: float = 0.6  # and its line's +-2 bins hold at least this of the +-window_hz window (Evidence.line_share)
+    # Session 22, third step: noise under a line.  The gate refused real blows the verifier vouched for in ESC-10's rain,
+    # fire, sea or a dog (neither a steady hum nor a trill; their low band swings like a voice).  With noise_line a
+    # candidate with a clear line (line_share at least blown_share) for which no other reason speaks gets the reason
+    # NOISE_LINE, even where the low band swings, when the sound round the line is not harmonic: the 62-4000 Hz log
+    # spectrum's fine structure, frame by frame, repeats at a pitch's spacing (94-1000 Hz) no more than noise_harm in
+    # the noise_pre frames before the onset and noise_harm_on in those since (Evidence.harm, harm_on: the frames'
+    # upper-quartile normalised autocorrelation; a voice, a laugh, a crow or a cry combs it), and no line at half, a
+    # third or twice its pitch stands within noise_sub_db of it (Evidence.sub_db: a crow's or a cry's harmonics).  Its reports are watched by the ring test and
+    # must sound blown by the guard with nothing below louder than the line (``blown`` with BLOWN_GUARD, its wobble at
+    # least noise_wobble_cents), their pitch at least noise_min_hz and their line's level (the cascade's level_db, the
+    # microphone's scale) at least noise_level_db.  False: off.
+    noise_line: bool = False
+    noise_harm: float = 0.25
+    noise_harm_on: float = 0.3
+    noise_sub_db: float = -15.0
+    noise_pre: int = 24
+    noise_min_hz: float = 2000.0
+    noise_level_db: float = 10.0
+    noise_wobble_cents: float = 10.0
     refractory_s: float = 0.3
 
 
@@ -186,6 +213,9 @@ class Evidence:
     low_over_db: float  # that low line over its own floor, dB (median): a steady hum is learned (~0 dB), a voice is not
     wander_hz: float  # the line's median jump from frame to frame (a pea's rattle moves it hundreds of Hz)
     low_swing_db: float = 0.0  # the 188-1000 Hz level's std before and after the onset, pooled, dB: syllables swing it
+    harm: float = math.inf  # session 22: the sound round the line's harmonicity before the onset (noise_line; inf: unmeasured)
+    harm_on: float = math.inf  # and since the onset (the candidate's own sound: a crow's or a cry's comb)
+    sub_db: float = math.inf  # the strongest line at half, a third or twice the pitch against the line, dB
 
     def speech(self, p: CombinedParams) -> bool:
         """The low band rises and falls like syllables: a voice or a laugh, which neither rule may take for a hum."""
@@ -195,7 +225,7 @@ class Evidence:
         """Why the shipped detector could not hear this (empty: it could, so a miss of its is trusted)."""
         out: list[str] = []
         if self.speech(p):
-            return out
+            return [NOISE_LINE] if self.noise(p) else out
         voice = self.low_db >= p.voice_low_db and self.low_over_db > p.voice_over_db
         spread = self.line_share < p.trill_spread_share and self.low_over_db <= p.voice_over_db
         breath = p.breath_low_db > 0 and self.line_share < p.breath_share and self.low_db <= -p.breath_low_db
@@ -210,7 +240,15 @@ class Evidence:
         if (not out and p.quiet_low and self.low_swing_db <= p.quiet_swing_db
                 and p.quiet_over_min_db <= self.low_over_db <= p.voice_over_db):
             out.append(QUIET_LOW)
+        if not out and self.noise(p):
+            out.append(NOISE_LINE)
         return out
+
+    def noise(self, p: CombinedParams) -> bool:
+        """Session 22: a clear line over sound that is not harmonic (no voice, crow or cry under or round it)."""
+        return (p.noise_line and self.line_share >= p.blown_share and self.harm <= p.noise_harm
+                and self.harm_on <= p.noise_harm_on
+                and self.sub_db <= p.noise_sub_db)
 
 
 @dataclass(frozen=True)
@@ -355,9 +393,11 @@ class CombinedDetector(StreamDetector):
             ev = self.evidence(det.peak_hz, det.onset)
             reasons = ev.reasons(p)
             ok = not p.gate or bool(reasons)
-            watched = p.ring_all or (p.ring_guard and reasons == [QUIET_LOW]) or reasons == [WEAK_LOW]
+            watched = p.ring_all or (p.ring_guard and reasons == [QUIET_LOW]) or reasons in ([WEAK_LOW], [NOISE_LINE])
             if ok and p.gate and watched and self.decay(det).struck(p):
                 ok = False  # struck, not blown
+            if ok and p.gate and reasons == [NOISE_LINE]:
+                ok = self._noisy(det, ev)
             if self.on_cascade is not None:
                 self.on_cascade(det, ev, ok)
             if ok:
@@ -371,7 +411,12 @@ class CombinedDetector(StreamDetector):
                     continue
                 gated = p.gate and p.blown_gate
                 ev = self.evidence(det.peak_hz, det.onset) if gated or p.blown_share > 0 else None
-                if ev is not None and (ev.line_share < p.blown_share or (gated and not ev.reasons(p))):
+                reasons = ev.reasons(p) if gated and ev is not None else []
+                if ev is not None and (ev.line_share < p.blown_share or (gated and not reasons)):
+                    continue
+                if reasons == [NOISE_LINE]:
+                    if not self.decay(det).struck(p) and self._noisy(det, ev):
+                        out.append(self._report(det))
                     continue
                 if self.blown(det, BLOWN_GATED if gated else BLOWN_GUARD, "blown"):
                     out.append(self._report(det))
@@ -381,6 +426,15 @@ class CombinedDetector(StreamDetector):
                 if self._fresh(det) and self.blown(det):
                     out.append(self._report(det))
         return out
+
+    def _noisy(self, det: Detection, ev: Evidence) -> bool:
+        """Session 22 (CombinedParams.noise_line): a report given only the noise reason is heard when its pitch and level
+        are a whistle's and it sounds blown, nothing below it louder (its measures in its features as ``noise_*``)."""
+        p = self.params
+        det.features.update({"noise_harm": ev.harm, "noise_harm_on": ev.harm_on, "noise_sub": ev.sub_db})
+        kp = replace(BLOWN_GUARD, min_wobble_cents=p.noise_wobble_cents)
+        return (det.peak_hz >= p.noise_min_hz and det.features.get("level_db", math.inf) >= p.noise_level_db
+                and self.blown(det, kp, "noise"))
 
     def _fresh(self, det: Detection) -> bool:
         """Not the blow just reported (by either detector)."""
@@ -455,7 +509,48 @@ class CombinedDetector(StreamDetector):
         low_db = float(np.median(10 * np.log10((low + EPS) / (top + EPS))))
         low_over = float(np.median(10 * np.log10((low + EPS) / (floor[lowk] + EPS))))
         wander = float(np.median(np.abs(np.diff(m)))) * BIN_HZ
-        return Evidence(share, low_db, low_over, wander, self._low_swing(onset))
+        if not self.params.noise_line:
+            return Evidence(share, low_db, low_over, wander, self._low_swing(onset))
+        harm, harm_on, sub = self._harmonic(onset, p, k, w)
+        return Evidence(share, low_db, low_over, wander, self._low_swing(onset), harm, harm_on, sub)
+
+    def _harmonic(self, onset: float | None, p: np.ndarray, k: int, w: int) -> tuple[float, float, float]:
+        """Session 22 (CombinedParams.noise_line): how harmonic the sound round the line is, in the noise_pre frames
+        before ``onset`` and in those since (each the upper quartile over its frames of a frame's largest normalised
+        autocorrelation of its log spectrum's fine structure at 94-1000 Hz spacings, 0 with no frames), and the
+        strongest line at half, a third or twice its pitch against it (dB, median over the gate's frames ``p``; ``k``
+        the line's bin)."""
+        got = self._last_frames(SWING_RING).astype(float)
+        frame = self._frame - len(got) + np.arange(len(got))
+        at = self._frame - SWING_FRAMES // 4 if onset is None else round(onset * RATE / HOP)
+        keep = frame >= at - self.params.noise_pre
+        got, since = got[keep], frame[keep] >= at
+        lo, hi = HARM_BINS
+        db = 10 * np.log10(got[:, lo:hi] + EPS)
+        kern = np.ones(HARM_SMOOTH) / HARM_SMOOTH
+        env = np.apply_along_axis(lambda r: np.convolve(r, kern, mode="same"), 1, db)
+        fine = db - env
+        fine[:, : HARM_SMOOTH // 2] = 0.0
+        fine[:, -(HARM_SMOOTH // 2) :] = 0.0
+        kk = k - lo  # the line itself (and its +-3 bins) is not a comb
+        fine[:, max(0, kk - 3) : max(0, kk + 4)] = 0.0
+        fine -= fine.mean(axis=1, keepdims=True)
+        e = (fine * fine).sum(axis=1) + EPS
+        acf = np.stack([(fine[:, :-lag] * fine[:, lag:]).sum(axis=1) / e for lag in range(*HARM_LAGS)], axis=1)
+        per = acf.max(axis=1)
+        harm, harm_on = (float(np.percentile(per[part], 75)) if part.any() else 0.0 for part in (~since, since))
+        win = p[:, k - w : k + w + 1]
+        m = win.argmax(axis=1) + k - w
+        rows = np.arange(len(p))
+        line = p[rows, m]
+        subs = []
+        for ratio in (0.5, 1 / 3, 2.0):
+            c = np.round(m * ratio).astype(int)
+            if c.max() + 2 >= p.shape[1] or c.min() < 3:
+                continue
+            near = np.stack([p[rows, c + d] for d in (-1, 0, 1)], axis=1).max(axis=1)
+            subs.append(float(np.median(10 * np.log10((near + EPS) / (line + EPS)))))
+        return harm, harm_on, max(subs, default=-math.inf)
 
     def blown(self, det: Detection, kp: KnownParams | None = None, tag: str = "known") -> bool:
         """Session 21: whether a report sounds blown, not struck or sung (the guard ``kp``, by default the known-whistle
