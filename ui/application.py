@@ -225,7 +225,9 @@ class BellwetherApp(App):
             self.pending_roll = event
             asked = self.session.prompt().dice
             read = len(event.get("faces", ()))
-            short = f" ({read} read, {asked.count} asked)" if asked is not None and asked.count != read else ""
+            # As the check screen counts (TableScreen._entry_request): the game's count when it asked for this die.
+            short = (f" ({read} read, {asked.count} asked)"
+                     if asked is not None and asked.die == event.get("die", "d6") and asked.count != read else "")
             self.message = f"Please check the dice: read {_faces(event)}{short} at {event.confidence:.0%} confidence."
             self.changed()
             return False

@@ -248,8 +248,10 @@ class TableScreen(Screen):
         """A check of a reading with a die missing starts from the faces read: one tap for each hidden die
         ("Clear" if a read face is wrong)."""
         app = App.get_running_app()
-        req = self._entry_request(dice) if self.mode == "confirm" and app.pending_roll is not None else None
-        faces = list(app.pending_roll.get("faces", ())) if req is not None else []
+        if self.mode != "confirm" or app.pending_roll is None:
+            return []
+        req = self._entry_request(dice)
+        faces = list(app.pending_roll.get("faces", ()))
         return faces if req is not None and len(faces) < req[1] else []
 
     def _draw_entry(self, prompt: Any, choices: tuple[Choice, ...]) -> None:
