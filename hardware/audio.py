@@ -20,7 +20,6 @@ import queue
 import struct
 import threading
 import time
-import wave
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from companion.paths import config_dir
 
 from .sensor import Sensor, choose_backend
 from .signals import noise, place, tone
+from .wav_file import WavError, WavReader
 
 log = logging.getLogger(__name__)
 
@@ -157,8 +157,10 @@ def resample(x: np.ndarray, src_rate: float, dst_rate: float = RATE) -> np.ndarr
 # -- WAV files ---------------------------------------------------------------------
 
 
-def _pcm_to_float(data: bytes, width: int, channels: int) -> np.ndarray:
-    if width == 1:
+def _pcm_to_float(data: bytes, width: int, channels: int, floating: bool = False) -> np.ndarray:
+    if floating:
+        x = np.frombuffer(data, "<f4" if width == 4 else "<f8").astype(np.float32)
+    elif width == 1:
         x = (np.frombuffer(data, np.uint8).astype(np.float32) - 128) / 128
     elif width == 2:
         x = np.frombuffer(data, "<i2").astype(np.float32) / 32768
@@ -178,23 +180,18 @@ def _pcm_to_float(data: bytes, width: int, channels: int) -> np.ndarray:
 MAX_WAV_RATE = 768_000  # no recorder writes more; a bigger header value is damage
 
 
-def _open_wav(path: str | Path) -> wave.Wave_read:
+def _open_wav(path: str | Path) -> WavReader:
     """An open WAV whose header makes sense (rate, channels, sample size), else one clear error."""
     try:
-        w = wave.open(str(path), "rb")  # noqa: SIM115 (handed to the caller, who closes it)
+        w = WavReader(path)
     except FileNotFoundError:
         raise AudioFileError(f"{path}: no such file") from None
-    except (wave.Error, EOFError, OSError, ValueError, struct.error) as e:
-        raise AudioFileError(f"{path}: not a PCM WAV file ({e})") from None
-    checks = (
-        ("sample rate", w.getframerate(), 1 <= w.getframerate() <= MAX_WAV_RATE, f"1 to {MAX_WAV_RATE} Hz"),
-        ("channels", w.getnchannels(), w.getnchannels() >= 1, "at least 1"),
-        ("sample size", 8 * w.getsampwidth(), 1 <= w.getsampwidth() <= 4, "8, 16, 24 or 32 bits"),
-    )
-    for key, value, ok, expected in checks:
-        if not ok:
-            w.close()
-            raise AudioFileError(f"{path}: broken WAV header: {key} expected {expected}, got {value}")
+    except (WavError, OSError, struct.error) as e:
+        raise AudioFileError(f"{path}: not a WAV file this can read ({e})") from None
+    rate = w.getframerate()
+    if not 1 <= rate <= MAX_WAV_RATE:
+        w.close()
+        raise AudioFileError(f"{path}: broken WAV header: sample rate expected 1 to {MAX_WAV_RATE} Hz, got {rate}")
     return w
 
 
@@ -202,7 +199,7 @@ def read_wav(path: str | Path) -> tuple[np.ndarray, int]:
     """A whole WAV file as float32 mono and its sample rate."""
     with _open_wav(path) as w:
         try:
-            x = _pcm_to_float(w.readframes(w.getnframes()), w.getsampwidth(), w.getnchannels())
+            x = _pcm_to_float(w.readframes(w.getnframes()), w.getsampwidth(), w.getnchannels(), w.floating)
         except ValueError as e:
             raise AudioFileError(f"{path}: unsupported WAV ({e})") from None
         return x, w.getframerate()
@@ -270,7 +267,7 @@ class WavSource:
         self.realtime = realtime
         self.loop = loop
         self.description = f"file {self.path.name}"
-        self._wav: wave.Wave_read | None = None
+        self._wav: WavReader | None = None
         self.rate = 0
 
     def open(self) -> None:
@@ -290,7 +287,7 @@ class WavSource:
             self._wav.rewind()
             data = self._wav.readframes(self._block)
         try:
-            x = _pcm_to_float(data, self._wav.getsampwidth(), self._wav.getnchannels())
+            x = _pcm_to_float(data, self._wav.getsampwidth(), self._wav.getnchannels(), self._wav.floating)
         except ValueError as e:
             raise AudioFileError(f"{self.path}: unsupported WAV ({e})") from None
         if self.realtime:

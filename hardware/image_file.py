@@ -111,6 +111,10 @@ def read_image(path: str | Path, max_pixels: int = MAX_PIXELS) -> np.ndarray:
     except cv2.error:
         frame = None
     if frame is None:
+        if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"avif", b"hevc"):
+            # An iPhone's default (HEIC): OpenCV builds carry no HEIF decoder.
+            raise _refuse(path, "a HEIC/AVIF photo: expected PNG or JPEG (save it as JPEG, or set the camera to "
+                                "'Most Compatible')")
         raise _refuse(path, "cannot read the image (not a PNG or JPEG photo, or damaged)")
     h, w = frame.shape[:2]
     if size is None and (h * w > max_pixels or min(h, w) < MIN_SIDE):

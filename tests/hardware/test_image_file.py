@@ -73,6 +73,11 @@ def test_a_truncated_png_and_garbage_are_refused(tmp_path: Path) -> None:
         read_image(junk)
     with pytest.raises(RecordError, match="directory"):
         read_image(tmp_path)
+    # An iPhone's default format, which OpenCV cannot decode: said by name, with what to do.
+    heic = tmp_path / "IMG_0001.HEIC"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(4000))
+    with pytest.raises(RecordError, match=r"a HEIC/AVIF photo: expected PNG or JPEG \(save it as JPEG"):
+        read_image(heic)
 
 
 def test_a_large_jpeg_is_decoded_reduced(tmp_path: Path) -> None:
