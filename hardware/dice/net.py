@@ -77,6 +77,13 @@ FINE_BELOW = 16.0
 FINE_SIDE = 30.0
 FINE_MAX = 800
 FINE_HEAT = 0.3  # the peaks whose sides estimate the dice's size
+# Session 23, the coarser look (``coarse`` in tuning.json; absent: off), the finer one's mirror: when the dice
+# the first pass finds are large (their median side over COARSE_ABOVE, as far over FINE_SIDE as FINE_BELOW is
+# under it), the frame is read again scaled down so they are about FINE_SIDE, down to COARSE_MIN. A detector
+# trained on patches at 0.5-2x of its photos' dice finds dice far larger than those at about half their side
+# (fisheye-tray's 100 px dice, held out: 0.52 of their side at the median) and cuts them too tight.
+COARSE_ABOVE = FINE_SIDE**2 / FINE_BELOW  # 56.25 detector pixels
+COARSE_MIN = 96
 # Session 11: the classifier's crop in one channel other than luminance grey (``face_colour`` in
 # tuning.json): each crop's own colours projected on their first principal component, so pips whose
 # luminance is close to the body's (blue pips on a green die) keep the largest contrast the crop's
@@ -243,13 +250,17 @@ def peaks(
     return kept
 
 
-def fine_side(heat: np.ndarray, frame_side: int) -> int | None:
-    """The detector input side of the finer second pass, or None when the dice found are not small."""
+def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool = False) -> int | None:
+    """The detector input side of the second pass: finer when the dice found are small (``fine``), coarser
+    when they are large (``coarse``); None when the first pass's scale stands."""
     found = peaks(heat[0], heat[1], FINE_HEAT)
     if not found:
         return None
     median = float(np.median([s for _, _, s, _ in found]))
-    if median >= FINE_BELOW:
+    if coarse and median > COARSE_ABOVE:
+        side = max(COARSE_MIN, round(DETECT_SIDE * FINE_SIDE / median))
+        return side - side % 8
+    if not fine or median >= FINE_BELOW:
         return None
     side = min(FINE_MAX, frame_side, round(DETECT_SIDE * FINE_SIDE / median))
     side -= side % 8
@@ -352,6 +363,7 @@ class NetReader:
         self.min_face = value.number("min_face", 0.5)
         self.same_die = value.number("same_die", SAME_DIE)
         self.fine = value.flag("fine", False)  # the finer second pass (tuned: on or off)
+        self.coarse = value.flag("coarse", False)  # session 23: the coarser second pass (COARSE_ABOVE)
         self.channels = value.choice("channels", 1, (1, 3))  # the detector's input: 3 colour, 1 grey
         self.face_channels = value.choice("face_channels", 1, (1, 3))  # the classifier's crops: 3 colour, 1 grey
         # Session 11: a one-channel crop projected on its own colours (``FACE_COLOURS``) instead of grey.
@@ -387,13 +399,13 @@ class NetReader:
     def heatmaps(self, frame: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
         """The first pass's heatmap, and the finer second pass's when the dice found are small (else None)."""
         first = self.heatmap(frame)
-        side = fine_side(first[0], max(frame.shape[:2]))
+        side = fine_side(first[0], max(frame.shape[:2]), self.fine, self.coarse)
         return first, (self.heatmap(frame, side) if side else None)
 
     def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None) -> list[tuple[float, float, float, float]]:
         """Dice in a frame (grey or BGR): (x, y, side, score) in frame pixels."""
         frame = as_channels(frame, self.channels)
-        first, fine = self.heatmaps(frame) if self.fine else (self.heatmap(frame), None)
+        first, fine = self.heatmaps(frame) if self.fine or self.coarse else (self.heatmap(frame), None)
         out, scale = fine or first
         found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]

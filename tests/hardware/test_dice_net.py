@@ -16,6 +16,8 @@ from companion.errors import SensorError
 from hardware.dice import labelled
 from hardware.dice.net import (
     CLASSIFIER,
+    COARSE_ABOVE,
+    COARSE_MIN,
     DETECT_SIDE,
     DETECTOR,
     FINE_MAX,
@@ -95,6 +97,14 @@ def test_small_dice_get_a_finer_second_look_up_to_the_frame_resolution() -> None
     side = fine_side(_heat(14.0), 4000)
     assert side is not None and DETECT_SIDE * 1.25 <= side <= FINE_MAX and side % 8 == 0
     assert fine_side(_heat(10.0), 360) is None  # the frame is barely larger than the first pass: no gain
+
+
+def test_large_dice_get_a_coarser_second_look_when_asked() -> None:
+    assert fine_side(_heat(80.0), 640) is None  # off unless the tuning asks (the shipped weights' today)
+    assert fine_side(_heat(80.0), 640, fine=False, coarse=True) == 120  # 320 x 30 / 80, to a multiple of 8
+    assert fine_side(_heat(250.0), 640, coarse=True) == COARSE_MIN  # a close-up: no smaller than COARSE_MIN
+    assert fine_side(_heat(56.0), 640, coarse=True) is None and COARSE_ABOVE > 56  # up to FINE_BELOW's mirror: one pass
+    assert fine_side(_heat(10.0), 640, fine=False, coarse=True) is None  # small dice: the finer look's, off here
 
 
 def test_reads_real_webcam_photos(shared_data: Path) -> None:
