@@ -250,6 +250,16 @@ def peaks(
     return kept
 
 
+def first_side(frame_side: int) -> int:
+    """The first pass's detector input side: ``DETECT_SIDE``, but never more than the frame's own long side.
+
+    A calibrated tray region smaller than DETECT_SIDE was enlarged to it (session 23): its dice grew by the same
+    factor, blurred, past the sizes the detector was trained on. Cut to a region about its dice (1.5 dice sides of
+    margin, 165 px at the median), white-paper's photos of at most 5 dice read 0.503 of their dice with the shipped
+    weights where the whole photos read 0.865; read at the region's own resolution, 0.781 (docs/dice.md)."""
+    return max(8, min(DETECT_SIDE, frame_side))
+
+
 def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool = False) -> int | None:
     """The detector input side of the second pass: finer when the dice found are small (``fine``), coarser
     when they are large (``coarse``); None when the first pass's scale stands."""
@@ -390,9 +400,10 @@ class NetReader:
         self.layout_weights = pip_layout.LayoutWeights(
             value.number("layout_inside", weights.inside, 0.0, 100.0), value.number("layout_centre", weights.centre, 0.0, 100.0))
 
-    def heatmap(self, frame: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
-        """The detector's output (heat, log side) for a frame (grey or BGR), and the frame's scale to its input."""
-        small, scale = detector_input(frame, side)
+    def heatmap(self, frame: np.ndarray, side: int | None = None) -> tuple[np.ndarray, float]:
+        """The detector's output (heat, log side) for a frame (grey or BGR), and the frame's scale to its input;
+        ``side`` None: the first pass's (``first_side``)."""
+        small, scale = detector_input(frame, first_side(max(frame.shape[:2])) if side is None else side)
         self._detector.setInput(detector_blob(small, self.channels))
         return self._detector.forward()[0], scale
 
