@@ -28,6 +28,7 @@ from hardware.dice.net import (
     crop_die,
     detector_blob,
     fine_side,
+    first_side,
     most_die_like,
     normalise_crops,
     shared_reader,
@@ -105,6 +106,32 @@ def test_large_dice_get_a_coarser_second_look_when_asked() -> None:
     assert fine_side(_heat(250.0), 640, coarse=True) == COARSE_MIN  # a close-up: no smaller than COARSE_MIN
     assert fine_side(_heat(56.0), 640, coarse=True) is None and COARSE_ABOVE > 56  # up to FINE_BELOW's mirror: one pass
     assert fine_side(_heat(10.0), 640, fine=False, coarse=True) is None  # small dice: the finer look's, off here
+
+
+def test_the_first_pass_never_enlarges_a_frame() -> None:
+    assert first_side(1600) == DETECT_SIDE and first_side(640) == DETECT_SIDE  # scaled down as always
+    assert first_side(200) == 200 and first_side(3) == 8  # a small tray region: its own resolution
+
+
+# Real white-paper photos (roboflow-mixed), each cut to a tray region round its die (1.5 die sides of margin) that is
+# smaller than the detector's 320 px input. Enlarged to 320 (before session 23), none of these dice was found.
+SMALL_REGIONS = {
+    "5kP95uP7K1XF6jB98k6A_jpg.rf.46466d985cb3905193f208bad44893b6.jpg": ((247, 137, 90, 90), 2),
+    "8pjEGEkMDsjUnXsXC4Ay_jpg.rf.007ed3f651abaf1fc31c7081936db87a.jpg": ((333, 296, 68, 67), 4),
+    "0u9xMiHr1Nvqlv9Wblme_jpg.rf.0b4a03d96f858115c3f81f46c5ecfbc8.jpg": ((180, 137, 270, 270), 2),
+}
+
+
+def test_a_tray_region_smaller_than_the_detector_input_is_read_at_its_own_resolution(shared_data: Path) -> None:
+    folder = shared_data / "dice" / "roboflow-mixed" / "images"
+    reader = DiceReader(pip_reader="net")
+    for name, (region, face) in SMALL_REGIONS.items():
+        reader.region = region
+        readings = reader.read(read_image(folder / name), expected=1)
+        assert [r.face for r in readings] == [face], name
+        x, y, w, h = region
+        (bx, by, bw, bh) = readings[0].box  # in the whole frame's pixels, inside the region
+        assert x <= bx + bw / 2 <= x + w and y <= by + bh / 2 <= y + h
 
 
 def test_reads_real_webcam_photos(shared_data: Path) -> None:
