@@ -99,7 +99,7 @@ def _listen(args: argparse.Namespace) -> int:
 
     from hardware.audio import AudioSettings, list_devices
     from hardware.sensor import SensorStatus
-    from hardware.whistle.sensor import WhistleSensor
+    from hardware.whistle.sensor import DOUBT, WhistleSensor
 
     if args.list_devices:
         devices = list_devices()
@@ -126,6 +126,8 @@ def _listen(args: argparse.Namespace) -> int:
                 item = None
             if isinstance(item, SensorStatus):
                 print(f"\r{item}".ljust(60), flush=True)
+            elif item is not None and item.type == DOUBT:
+                print(f"\r(maybe a whistle {item.payload['peak_hz']:.0f} Hz: not reported)".ljust(60), flush=True)
             elif item is not None:
                 p = item.payload
                 who = p["blower"] or "unknown blower"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +104,10 @@ class BellwetherApp(App):
         self.last_roll: Event | None = None  # the last dice seen, accepted or not
         self.last_roll_accepted = False
         self.last_whistle: Event | None = None
+        # The microphone's last doubtful whistle (hardware.whistle.sensor.DOUBT): never a move, but a game whose
+        # ruling waits on a whistle asks the table about it rather than rule by itself (ui/boards/fleeced.py).
+        self.whistle_doubt: Event | None = None
+        self.doubt_asked: Event | None = None  # the doubt the table is being asked about (the board sets it)
         self.heard_while_calibrating: Event | None = None  # the last blow or roll sensed on the Calibrate screen
         self.pending_roll: Event | None = None  # a low-confidence reading awaiting confirmation
         self.started_at = time.perf_counter()
@@ -198,6 +202,7 @@ class BellwetherApp(App):
         self.last_roll = next((e for e in reversed(session.events) if e.type == ROLL), None)
         self.last_roll_accepted = self.last_roll is not None
         self.last_whistle = next((e for e in reversed(session.events) if e.type == WHISTLE), None)
+        self.whistle_doubt = None
         self.pending_roll = None
         root = root or self.root
         finished = session.outcome() is not None
@@ -221,6 +226,10 @@ class BellwetherApp(App):
         """Apply one event; a refusal is shown, never raised."""
         if self.session is None:
             return False
+        asked, self.doubt_asked = self.doubt_asked, None
+        if asked is not None and event.type == WHISTLE and event.source is Source.TOUCH:
+            # The table's "yes" to "did they blow?": the whistle is the one the microphone doubted, blown then.
+            event = replace(event, time=asked.time)
         if event.type == ROLL and event.confidence is not None and event.confidence < CONFIRM_BELOW:
             self.pending_roll = event
             asked = self.session.prompt().dice
@@ -476,6 +485,9 @@ class BellwetherApp(App):
                 self.pending_roll = None
                 # The table vouched for it, so it is logged as the buttons' answer.
                 self.submit(Event(ROLL, _thaw(roll.payload), roll.player, time.time(), Source.GPIO))
+            return True
+        if event.type == "whistle-doubt":  # hardware.whistle.sensor.DOUBT: kept, asked about where it matters
+            self.whistle_doubt = event
             return True
         if event.type == "dice-entry":  # hardware.buttons.DICE_ENTRY: show what is being entered
             entered = ", ".join(str(v) for v in event.get("entered", ()))

@@ -20,6 +20,22 @@ from .detector import Detection, WhistleDetector
 log = logging.getLogger(__name__)
 
 
+# Session 23: a sound the detector took for a whistle but did not report (``take_doubts``). Not a game event: the app
+# keeps the last one, and asks the table about it only where a whistle decides a ruling (ui/boards/fleeced.py).
+DOUBT = "whistle-doubt"
+
+
+def doubt_event(det: Detection, epoch_offset: float) -> Event:
+    """The app's notice of a doubtful whistle (times in epoch seconds, as ``whistle_event``'s)."""
+    return Event(
+        DOUBT,
+        {"peak_hz": round(det.peak_hz, 1), "onset": round(det.onset + epoch_offset, 3)},
+        time=det.detected_at + epoch_offset,
+        source=Source.MICROPHONE,
+        confidence=round(det.confidence, 3),
+    )
+
+
 def whistle_event(det: Detection, epoch_offset: float) -> Event:
     """The companion event for a detection; stream seconds + ``epoch_offset`` = epoch seconds.
 
@@ -115,6 +131,9 @@ class WhistleSensor(Sensor):
         for det in detections:
             self.detections += 1
             self.emit(whistle_event(det, self._epoch_offset))
+        take_doubts = getattr(self.detector, "take_doubts", None)  # the combined detector's (session 4's has none)
+        for det in take_doubts() if take_doubts is not None else ():
+            self.emit(doubt_event(det, self._epoch_offset))
 
     def run(self) -> None:
         """Listen until stopped or the recording ends (blocking; ``start`` runs it in a thread)."""

@@ -93,6 +93,17 @@ def startup(ctx: Ctx) -> Iterator[float]:
     ctx.shot("startup-settings")
 
 
+def start_fleeced(ctx: Ctx) -> Iterator[float]:
+    """Home → Fleeced! → Setup: Ann and Bob (Bob taking the next free character, by touch) → Start."""
+    yield from ctx.tap_text("Fleeced!")
+    setup = ctx.screen
+    for row, name in zip(setup.rows, ("Ann", "Bob"), strict=False):
+        row.name_input.text = name
+    yield from ctx.tap(setup.rows[1].pick)
+    yield from ctx.tap_text("Start game")
+    assert ctx.app.root.current == "table", setup.ids.error.text
+
+
 def start_tally(ctx: Ctx, players: int = 2) -> Iterator[float]:
     """Home → Tally → Setup (names typed) → Start, all by touch."""
     yield from ctx.tap_text("Tally")
@@ -148,13 +159,7 @@ def miscounted_roll(ctx: Ctx) -> Iterator[float]:
     Bob's roll is read as three dice (a side face, read less surely): the sensor keeps the likelier two, and one
     tap ("As read") accepts them."""
     app = ctx.app
-    yield from ctx.tap_text("Fleeced!")
-    setup = ctx.screen
-    for row, name in zip(setup.rows, ("Ann", "Bob"), strict=False):
-        row.name_input.text = name
-    yield from ctx.tap(setup.rows[1].pick)
-    yield from ctx.tap_text("Start game")
-    assert app.root.current == "table", setup.ids.error.text
+    yield from start_fleeced(ctx)
     entry = app.root.get_screen("table").ids.entry
     dice = ctx.rigs["dice"]
     dice.roll("d6", [6])
@@ -325,14 +330,8 @@ def fleeced_turn(ctx: Ctx) -> Iterator[float]:
     """A short Fleeced! turn: set up by touch, dice from the fake camera, a whistle
     out of turn from the fake microphone, the ruling shown large, the turn ended by touch."""
     app = ctx.app
-    yield from ctx.tap_text("Fleeced!")
-    setup = ctx.screen
-    for row, name in zip(setup.rows, ("Ann", "Bob"), strict=False):
-        row.name_input.text = name
-    yield from ctx.tap(setup.rows[1].pick)  # Bob takes the next free character
-    ctx.result["characters"] = [r.pick.text for r in setup.rows]
-    yield from ctx.tap_text("Start game")
-    assert app.root.current == "table", setup.ids.error.text
+    yield from start_fleeced(ctx)
+    ctx.result["characters"] = [r.pick.text for r in app.root.get_screen("setup").rows]
     ctx.result["first"] = table_facts(ctx)
     dice, whistle = ctx.rigs["dice"], ctx.rigs["whistle"]
     dice.roll("d6", [6, 5])

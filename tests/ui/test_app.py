@@ -408,3 +408,23 @@ def test_fleeced_duplicate_card_offers_both_copies_by_touch(scenarios):
     assert r["problems"] == []
     assert r["last"]["payload"] == {"card": "other", "copy": "drawn"}
     assert "Play another Cheese Card" in r["after"]  # the older copy is playable this turn
+
+
+def test_a_doubtful_whistle_before_a_rustle_is_asked_about_not_penalised(scenarios):
+    """Session 23: a real blow over a real dog, refused by the gate but doubted, before Ann's rustle roll."""
+    r = scenarios.run("fleeced_whistle_doubt", timeout=150)
+    assert r["whistles_heard"] == 0  # not reported: the gate refused it
+    after = r["after_margin"]
+    assert r["pending"], (after, r["check"], r["doubt_time"])  # the margin passed, and the timer did not rule
+    assert "may have heard a whistle" in after["message"] and "Did Ann blow?" in after["message"], after
+    assert "Ann blows the whistle" in after["entry_buttons"] and "No whistle: rule now" in after["entry_buttons"]
+    assert not r["pending_after"] and "No whistle" not in r["alert"]
+    assert r["last"] == [["roll", "camera", None], ["whistle", "touch", "Ann"]]
+    assert r["answer_at_doubt"]  # the table's answer is the doubted whistle, at its time: before the roll
+
+
+def test_no_whistle_and_no_doubt_is_ruled_when_the_margin_passes(scenarios):
+    r = scenarios.run("fleeced_whistle_none", timeout=150)
+    assert not r["pending"] and r["after_margin"]["message"] == ""
+    assert r["after_margin"]["alert"].startswith("Penalty: No whistle before the roll: Ann's rustle fails"), r["after_margin"]
+    assert r["last"] == [["roll", "camera", None], ["settle", "touch", None]]

@@ -10,6 +10,7 @@ contract; it is also offered as a button).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -135,9 +136,37 @@ def _settle(session: Session, deadline: float) -> None:
     app = App.get_running_app()
     if app.session is not session:
         return
-    check = (session.game.state_json(session.state).get("whistle") or {}).get("pending_check")
-    if check and check.get("deadline") == deadline:  # still waiting: nobody answered in time
-        app.submit(Event(SETTLE, {}, None, time.time(), Source.TOUCH))
+    sj = session.game.state_json(session.state)
+    check = (sj.get("whistle") or {}).get("pending_check")
+    if not check or check.get("deadline") != deadline:
+        return  # answered in time
+    question = doubt_question(check, getattr(app, "whistle_doubt", None), sj.get("turn", {}).get("player"))
+    if question:
+        # The microphone heard something it could not vouch for: the table rules, not the timer (the prompt offers
+        # "<player> blows the whistle" and "No whistle: rule now"). A penalty the table must contest is worse.
+        app.message = question
+        app.doubt_asked = app.whistle_doubt  # a "yes" is that whistle, at its time (ui/application.py submit)
+        app.changed()
+        return
+    app.submit(Event(SETTLE, {}, None, time.time(), Source.TOUCH))
+
+
+# A whistle "before rolling the dice" is blown just before the throw, and the camera sees the roll once the dice
+# settle: a doubt further back than this is not that whistle (in the benchmark's table noise the detector doubts
+# about once a minute, so a whole turn's window would ask about most rolls that needed a whistle).
+DOUBT_BEFORE_S = 10.0
+
+
+def doubt_question(check: Mapping[str, Any], doubt: Event | None, player: str | None) -> str:
+    """What to ask the table when the microphone's last doubtful whistle could be the one the roll needed (heard
+    after the previous roll, at most DOUBT_BEFORE_S before this one, and up to the deadline); "" when there is none."""
+    since = max(check.get("since", -math.inf), check["roll_time"] - DOUBT_BEFORE_S)
+    if doubt is None or player is None or not since < doubt.time <= check["deadline"]:
+        return ""
+    when = doubt.time - check["roll_time"]
+    at = f"{-when:.1f} s before the roll" if when < 0 else f"{when:.1f} s after the roll"
+    return (f"The microphone may have heard a whistle ({at}) but could not be sure. Did {player} blow? "
+            f"Tap '{player} blows the whistle', or 'No whistle: rule now'.")
 
 
 Board = FleecedBoard  # what ui.boards looks up

@@ -373,7 +373,8 @@ def state_json(s: FleecedState) -> dict[str, Any]:
         "whistle": {
             "margin": s.margin,
             "pending_check": None if check is None else {
-                "purpose": check.purpose, "roll_time": check.roll_time, "deadline": check.deadline},
+                "purpose": check.purpose, "roll_time": check.roll_time, "deadline": check.deadline,
+                "since": check.since},
             "who_blew": [{"time": q.time, "turn_of": names[q.active]} for q in s.questions],
             "contestable": None if s.contest is None else s.contest.ruling,  # the latest
             "contestable_rulings": [c.ruling for c in s.contests],
