@@ -84,6 +84,13 @@ FINE_HEAT = 0.3  # the peaks whose sides estimate the dice's size
 # (fisheye-tray's 100 px dice, held out: 0.52 of their side at the median) and cuts them too tight.
 COARSE_ABOVE = FINE_SIDE**2 / FINE_BELOW  # 56.25 detector pixels
 COARSE_MIN = 96
+# Session 23, dice scaled to a known size both ways (``normalise`` in tuning.json, a band B >= 1; absent or 0: off):
+# when the first pass's median side (heat >= FINE_HEAT) is under FINE_SIDE / B or over FINE_SIDE x B, the frame is
+# read again scaled so the dice are about FINE_SIDE, between COARSE_MIN and the frame's resolution and FINE_MAX. It
+# replaces the finer and coarser looks' decisions. Probes (all real groups seen): the first pass's estimate is
+# biased low for large dice, and zooming hex-trays and iphone-table 2x or shrinking fisheye-tray 2x read better.
+NORMALISE_MAX = 8.0  # a wider band than this never fires on sizes the detector reports
+NORMALISE_SKIP = 8  # a second pass within this many px of the first's side is the first again: skipped
 # Session 11: the classifier's crop in one channel other than luminance grey (``face_colour`` in
 # tuning.json): each crop's own colours projected on their first principal component, so pips whose
 # luminance is close to the body's (blue pips on a green die) keep the largest contrast the crop's
@@ -260,13 +267,28 @@ def first_side(frame_side: int) -> int:
     return max(8, min(DETECT_SIDE, frame_side))
 
 
-def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool = False) -> int | None:
+def normalised_side(median: float, frame_side: int, band: float) -> int | None:
+    """The detector input side that reads dice of ``median`` first-pass px at about FINE_SIDE, when ``median`` lies
+    outside FINE_SIDE / ``band`` .. FINE_SIDE x ``band`` (``normalise``); None when the first pass's scale stands."""
+    if FINE_SIDE / band <= median <= FINE_SIDE * band:
+        return None
+    first = first_side(frame_side)  # DETECT_SIDE unless the frame (tray region) is smaller
+    side = min(FINE_MAX, frame_side, max(COARSE_MIN, round(first * FINE_SIDE / median)))
+    side -= side % 8
+    return None if abs(side - first) <= NORMALISE_SKIP else side
+
+
+def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool = False,
+              normalise: float = 0.0) -> int | None:
     """The detector input side of the second pass: finer when the dice found are small (``fine``), coarser
-    when they are large (``coarse``); None when the first pass's scale stands."""
+    when they are large (``coarse``), either way when they are outside the ``normalise`` band (when given, it
+    alone decides); None when the first pass's scale stands."""
     found = peaks(heat[0], heat[1], FINE_HEAT)
     if not found:
         return None
     median = float(np.median([s for _, _, s, _ in found]))
+    if normalise:
+        return normalised_side(median, frame_side, normalise)
     if coarse and median > COARSE_ABOVE:
         side = max(COARSE_MIN, round(DETECT_SIDE * FINE_SIDE / median))
         return side - side % 8
@@ -315,6 +337,13 @@ class _TuningValues:
         bounded = low is not None and high is not None
         if isinstance(value, bool) or not isinstance(value, int | float) or (bounded and not low <= value <= high):
             raise self._refuse(key, f"a number from {low} to {high}" if bounded else "a number")
+        return float(value)
+
+    def band(self, key: str, high: float) -> float:
+        """0 (absent: off) or a number from 1 to ``high``."""
+        value = self.tuning.get(key, 0.0)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not (value == 0 or 1 <= value <= high):
+            raise self._refuse(key, f"0 (off) or a number from 1 to {high}")
         return float(value)
 
     def flag(self, key: str, default: bool) -> bool:
@@ -374,6 +403,7 @@ class NetReader:
         self.same_die = value.number("same_die", SAME_DIE)
         self.fine = value.flag("fine", False)  # the finer second pass (tuned: on or off)
         self.coarse = value.flag("coarse", False)  # session 23: the coarser second pass (COARSE_ABOVE)
+        self.normalise = value.band("normalise", NORMALISE_MAX)  # session 23: both ways, a band (0: off)
         self.channels = value.choice("channels", 1, (1, 3))  # the detector's input: 3 colour, 1 grey
         self.face_channels = value.choice("face_channels", 1, (1, 3))  # the classifier's crops: 3 colour, 1 grey
         # Session 11: a one-channel crop projected on its own colours (``FACE_COLOURS``) instead of grey.
@@ -408,15 +438,15 @@ class NetReader:
         return self._detector.forward()[0], scale
 
     def heatmaps(self, frame: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
-        """The first pass's heatmap, and the finer second pass's when the dice found are small (else None)."""
+        """The first pass's heatmap, and the second pass's when `fine_side` asks for one (else None)."""
         first = self.heatmap(frame)
-        side = fine_side(first[0], max(frame.shape[:2]), self.fine, self.coarse)
+        side = fine_side(first[0], max(frame.shape[:2]), self.fine, self.coarse, self.normalise)
         return first, (self.heatmap(frame, side) if side else None)
 
     def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None) -> list[tuple[float, float, float, float]]:
         """Dice in a frame (grey or BGR): (x, y, side, score) in frame pixels."""
         frame = as_channels(frame, self.channels)
-        first, fine = self.heatmaps(frame) if self.fine or self.coarse else (self.heatmap(frame), None)
+        first, fine = self.heatmaps(frame) if self.fine or self.coarse or self.normalise else (self.heatmap(frame), None)
         out, scale = fine or first
         found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]

@@ -108,6 +108,26 @@ def test_large_dice_get_a_coarser_second_look_when_asked() -> None:
     assert fine_side(_heat(10.0), 640, fine=False, coarse=True) is None  # small dice: the finer look's, off here
 
 
+def test_dice_outside_the_normalise_band_are_read_again_at_about_fine_side_either_way() -> None:
+    assert fine_side(_heat(30.0), 640, normalise=1.5) is None  # in the band (20-45 px): one pass
+    assert fine_side(_heat(80.0), 640, normalise=1.5) == 120  # large: 320 x 30 / 80
+    assert fine_side(_heat(46.0), 640, normalise=1.5) == 208  # 320 x 30 / 46 = 209, to a multiple of 8
+    assert fine_side(_heat(250.0), 640, normalise=1.5) == COARSE_MIN  # a close-up: no smaller than COARSE_MIN
+    assert fine_side(_heat(19.0), 640, normalise=1.5) == 504  # small: 320 x 30 / 19 = 505
+    assert fine_side(_heat(10.0), 640, normalise=1.5) == 640  # no finer than the frame's own resolution
+    assert fine_side(_heat(10.0), 4000, normalise=1.5) == FINE_MAX  # a big photo: capped
+    assert fine_side(_heat(10.0), 360, normalise=1.5) == 360  # any gain counts (the finer look asks 1.25x)
+    assert fine_side(_heat(30.5), 640, normalise=1.0) is None  # 312 px: within 8 px of the first pass, skipped
+    assert fine_side(_heat(31.0), 640, normalise=1.0) == 304
+    assert fine_side(np.zeros((2, 60, 80), np.float32), 640, normalise=1.5) is None  # nothing found
+    # a tray region under DETECT_SIDE: the first pass read it at its own side, so its dice scale from that
+    assert fine_side(_heat(60.0), 200, normalise=1.5) == COARSE_MIN  # 200 x 30 / 60 = 100
+    assert fine_side(_heat(10.0), 200, normalise=1.5) is None  # never enlarged past the region's resolution
+    # the band alone decides when it is given: the finer and coarser looks' thresholds are not asked
+    assert fine_side(_heat(15.5), 640) == 616 and fine_side(_heat(15.5), 640, normalise=2.0) is None
+    assert fine_side(_heat(60.0), 640, coarse=True) == 160 and fine_side(_heat(60.0), 640, coarse=True, normalise=2.5) is None
+
+
 def test_the_first_pass_never_enlarges_a_frame() -> None:
     assert first_side(1600) == DETECT_SIDE and first_side(640) == DETECT_SIDE  # scaled down as always
     assert first_side(200) == 200 and first_side(3) == 8  # a small tray region: its own resolution
@@ -358,6 +378,8 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
         ("top_shift", 1.5, "expected a number from 0.0 to 1.0, got 1.5"),
         ("top_shift", "far", "expected a number from 0.0 to 1.0, got 'far'"),
         ("top_shift", True, "expected a number from 0.0 to 1.0, got True"),
+        *((("normalise", bad, f"expected 0 (off) or a number from 1 to 8.0, got {bad!r}"))
+          for bad in (0.5, -1, 9, "wide", True)),
         *((("faces_extra", bad, f"expected a list of distinct file names in the weights folder, other than "
             f"dice_detector.onnx and dice_faces.onnx, got {bad!r}"))
           for bad in ("dice_faces_s17.onnx", ["../dice_faces_s17.onnx"], ["a.onnx", "a.onnx"], ["dice_faces.onnx"], [""], [17])),
