@@ -289,14 +289,15 @@ def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool
     median = float(np.median([s for _, _, s, _ in found]))
     if normalise:
         return normalised_side(median, frame_side, normalise)
+    first = first_side(frame_side)  # the pass the median was measured in (a small region: its own side)
     if coarse and median > COARSE_ABOVE:
-        side = max(COARSE_MIN, round(DETECT_SIDE * FINE_SIDE / median))
+        side = max(COARSE_MIN, round(first * FINE_SIDE / median))
         return side - side % 8
     if not fine or median >= FINE_BELOW:
         return None
-    side = min(FINE_MAX, frame_side, round(DETECT_SIDE * FINE_SIDE / median))
+    side = min(FINE_MAX, frame_side, round(first * FINE_SIDE / median))
     side -= side % 8
-    return side if side >= DETECT_SIDE * 1.25 else None
+    return side if side >= first * 1.25 else None
 
 
 def top_faces(dice: list[tuple[float, float, float, float]], shift: float,
