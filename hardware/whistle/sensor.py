@@ -29,7 +29,7 @@ def doubt_event(det: Detection, epoch_offset: float) -> Event:
     """The app's notice of a doubtful whistle (times in epoch seconds, as ``whistle_event``'s)."""
     return Event(
         DOUBT,
-        {"peak_hz": round(det.peak_hz, 1), "onset": round(det.onset + epoch_offset, 3)},
+        {"peak_hz": round(det.peak_hz, 1), "onset": round(det.onset + epoch_offset, 3), "blower": det.blower},
         time=det.detected_at + epoch_offset,
         source=Source.MICROPHONE,
         confidence=round(det.confidence, 3),

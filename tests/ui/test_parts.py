@@ -346,3 +346,21 @@ def test_a_roll_in_the_log_is_said_in_words_not_codes():
 
     assert history.describe(Event(ROLL, {"die": "d6", "faces": [3, 4]}, player="Dad")) == "Dad rolled 3 and 4"
     assert history.describe(Event(ROLL, {"die": "panic", "faces": ["red"]})) == "rolled the panic die: red"
+
+
+def test_a_whistle_doubt_is_asked_about_only_near_the_roll_and_for_the_roller():
+    from ui.boards.fleeced import DOUBT_BEFORE_S, doubt_question
+
+    check = {"roll_time": 1000.0, "deadline": 1001.5, "since": 950.0}
+
+    def doubt(t: float, blower: str | None = None) -> Event:
+        return Event("whistle-doubt", {"peak_hz": 2900.0, "onset": t - 0.2, "blower": blower}, None, t, Source.MICROPHONE)
+
+    assert doubt_question(check, None, "Ann") == ""
+    assert "(0.3 s before the roll)" in doubt_question(check, doubt(999.7), "Ann")
+    assert "(1.2 s after the roll)" in doubt_question(check, doubt(1001.2), "Ann")  # within the margin
+    assert doubt_question(check, doubt(1001.6), "Ann") == ""  # after the deadline: not this roll's whistle
+    assert doubt_question(check, doubt(1000.0 - DOUBT_BEFORE_S - 0.1), "Ann") == ""  # long before the throw
+    assert doubt_question({**check, "since": 999.9}, doubt(999.7), "Ann") == ""  # before the previous roll
+    assert "may have heard Ann's whistle" in doubt_question(check, doubt(999.7, "Ann"), "Ann")
+    assert doubt_question(check, doubt(999.7, "Bob"), "Ann") == ""  # Bob's whistle is not the one Ann's roll needed

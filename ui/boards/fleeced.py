@@ -163,9 +163,13 @@ def doubt_question(check: Mapping[str, Any], doubt: Event | None, player: str | 
     since = max(check.get("since", -math.inf), check["roll_time"] - DOUBT_BEFORE_S)
     if doubt is None or player is None or not since < doubt.time <= check["deadline"]:
         return ""
+    blower = doubt.get("blower")  # a calibrated table's whistle it sounded like, when it could tell
+    if blower is not None and blower != player:
+        return ""  # someone else's whistle: not the one this roll needed
     when = doubt.time - check["roll_time"]
     at = f"{-when:.1f} s before the roll" if when < 0 else f"{when:.1f} s after the roll"
-    return (f"The microphone may have heard a whistle ({at}) but could not be sure. Did {player} blow? "
+    whose = f"{player}'s whistle" if blower == player else "a whistle"
+    return (f"The microphone may have heard {whose} ({at}) but could not be sure. Did {player} blow? "
             f"Tap '{player} blows the whistle', or 'No whistle: rule now'.")
 
 
