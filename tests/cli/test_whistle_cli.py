@@ -153,3 +153,19 @@ def test_detect_with_the_combined_detector(cli, tmp_path):
     assert [round(row["onset_s"], 1) for row in rows] == [1.0, 2.5]  # one event per blow, not one per detector
     r = cli("whistle", "detect", str(tmp_path / "two.wav"), "--detector", "nope")
     assert r.returncode != 0 and "combined" in r.stderr
+
+
+def test_listen_shows_a_doubted_whistle_without_counting_it(cli, tmp_path, shared_data):
+    """Session 23: the real blow over a real dog (tests/hardware/test_whistle_doubts.py), played by the wav backend in
+    real time: `listen` says it may have been a whistle, and counts no whistle."""
+    from hardware.testing.audio import write_wav
+    from tests.hardware.test_whistle_doubts import _mix
+
+    mixed, _dog, _span = _mix(shared_data)
+    wav = write_wav(tmp_path / "dog-and-blow.wav", mixed)
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "settings.toml").write_text(f'[microphone]\nbackend = "wav"\nwav = "{wav}"\n')
+    r = cli("--config-dir", str(tmp_path / "cfg"), "whistle", "listen", "--seconds", "3.8")
+    assert r.returncode == 0, r.stderr
+    assert "(maybe a whistle" in r.stdout and "not reported)" in r.stdout, r.stdout
+    assert "WHISTLE" not in r.stdout and "0 whistle(s) heard" in r.stdout
