@@ -202,7 +202,7 @@ class BellwetherApp(App):
         self.last_roll = next((e for e in reversed(session.events) if e.type == ROLL), None)
         self.last_roll_accepted = self.last_roll is not None
         self.last_whistle = next((e for e in reversed(session.events) if e.type == WHISTLE), None)
-        self.whistle_doubt = None
+        self.whistle_doubt = self.doubt_asked = None
         self.pending_roll = None
         root = root or self.root
         finished = session.outcome() is not None
@@ -335,6 +335,7 @@ class BellwetherApp(App):
             self.changed()
             return
         self.message = ""
+        self.doubt_asked = None  # the question's message is gone with it: a later touch whistle is blown now
         # After an undo or redo the indicator shows a whistle only if it is the last thing that happened.
         last = self.session.events[-1] if self.session.events else None
         self.last_whistle = last if last is not None and last.type == WHISTLE else None
