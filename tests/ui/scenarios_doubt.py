@@ -48,6 +48,7 @@ def _to_the_rustle_roll(ctx: Ctx) -> Iterator[float]:
 
 def _rustle(ctx: Ctx, doubt: bool) -> Iterator[float]:
     app = ctx.app
+    app.speak = app.speaker.available  # spoken prompts on, as a table that cannot always look would have them
     yield from _to_the_rustle_roll(ctx)
     if doubt:
         ctx.rigs["whistle"].microphone.play(blow_over_a_dog())
@@ -62,6 +63,7 @@ def _rustle(ctx: Ctx, doubt: bool) -> Iterator[float]:
     ctx.result["after_margin"] = table_facts(ctx) | {"events": len(app.session.events)}
     ctx.result["pending"] = app.session.game.state_json(app.session.state)["whistle"]["pending_check"] is not None
     ctx.shot("whistle-doubt" if doubt else "whistle-none")
+    ctx.result["spoken"] = app.speaker.last if app.speak else None
     if doubt:
         yield from tc.touch_choice(ctx, "Ann blows the whistle")
         yield 0.3

@@ -418,6 +418,8 @@ def test_a_doubtful_whistle_before_a_rustle_is_asked_about_not_penalised(scenari
     assert r["pending"], (after, r["check"], r["doubt_time"])  # the margin passed, and the timer did not rule
     assert "may have heard a whistle" in after["message"] and "Did Ann blow?" in after["message"], after
     assert "Ann blows the whistle" in after["entry_buttons"] and "No whistle: rule now" in after["entry_buttons"]
+    if shutil.which("espeak-ng"):  # said aloud too (scripts/system-packages.sh installs it)
+        assert r["spoken"] == after["message"]
     assert not r["pending_after"] and "No whistle" not in r["alert"]
     assert r["last"] == [["roll", "camera", None], ["whistle", "touch", "Ann"]]
     assert r["answer_at_doubt"]  # the table's answer is the doubted whistle, at its time: before the roll

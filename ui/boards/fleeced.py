@@ -146,6 +146,8 @@ def _settle(session: Session, deadline: float) -> None:
         # "<player> blows the whistle" and "No whistle: rule now"). A penalty the table must contest is worse.
         app.message = question
         app.doubt_asked = app.whistle_doubt  # a "yes" is that whistle, at its time (ui/application.py submit)
+        if getattr(app, "speak", False):  # the table may not be looking: prompts are spoken, so is this question
+            app.speaker.say(question)
         app.changed()
         return
     app.submit(Event(SETTLE, {}, None, time.time(), Source.TOUCH))
