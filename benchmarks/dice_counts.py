@@ -72,7 +72,7 @@ def candidates(reader: NetReader, frame: np.ndarray) -> tuple[np.ndarray, np.nda
         shrink = WORK_SIDE / max(frame.shape[:2])
         frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
     det = as_channels(frame, reader.channels)
-    first, fine = reader.heatmaps(det) if reader.fine else (reader.heatmap(det), None)
+    first, fine = reader.heatmaps(det) if reader.second_look else (reader.heatmap(det), None)
     heat, scale = fine or first
     found = [(x / scale, y / scale, s / scale, p) for x, y, s, p in peaks(heat[0], heat[1], min(THRESHOLDS), 0.0)]
     probs = reader.classify(frame, found)

@@ -226,10 +226,10 @@ class BellwetherApp(App):
         """Apply one event; a refusal is shown, never raised."""
         if self.session is None:
             return False
-        asked, self.doubt_asked = self.doubt_asked, None
-        if asked is not None and event.type == WHISTLE and event.source is Source.TOUCH:
+        doubted, self.doubt_asked = self.doubt_asked, None
+        if doubted is not None and event.type == WHISTLE and event.source is Source.TOUCH:
             # The table's "yes" to "did they blow?": the whistle is the one the microphone doubted, blown then.
-            event = replace(event, time=asked.time)
+            event = replace(event, time=doubted.time)
         if event.type == ROLL and event.confidence is not None and event.confidence < CONFIRM_BELOW:
             self.pending_roll = event
             asked = self.session.prompt().dice

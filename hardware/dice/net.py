@@ -267,15 +267,20 @@ def first_side(frame_side: int) -> int:
     return max(8, min(DETECT_SIDE, frame_side))
 
 
+def fine_side_for(median: float, frame_side: int) -> int:
+    """The detector input side that reads dice of ``median`` first-pass px at about FINE_SIDE: from COARSE_MIN up to
+    the frame's own resolution and FINE_MAX, a multiple of 8 (every second look scales by this)."""
+    side = min(FINE_MAX, frame_side, max(COARSE_MIN, round(first_side(frame_side) * FINE_SIDE / median)))
+    return side - side % 8
+
+
 def normalised_side(median: float, frame_side: int, band: float) -> int | None:
-    """The detector input side that reads dice of ``median`` first-pass px at about FINE_SIDE, when ``median`` lies
-    outside FINE_SIDE / ``band`` .. FINE_SIDE x ``band`` (``normalise``); None when the first pass's scale stands."""
+    """The second look's side when ``median`` lies outside FINE_SIDE / ``band`` .. FINE_SIDE x ``band``
+    (``normalise``); None when the first pass's scale stands."""
     if FINE_SIDE / band <= median <= FINE_SIDE * band:
         return None
-    first = first_side(frame_side)  # DETECT_SIDE unless the frame (tray region) is smaller
-    side = min(FINE_MAX, frame_side, max(COARSE_MIN, round(first * FINE_SIDE / median)))
-    side -= side % 8
-    return None if abs(side - first) <= NORMALISE_SKIP else side
+    side = fine_side_for(median, frame_side)
+    return None if abs(side - first_side(frame_side)) <= NORMALISE_SKIP else side
 
 
 def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool = False,
@@ -289,15 +294,13 @@ def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool
     median = float(np.median([s for _, _, s, _ in found]))
     if normalise:
         return normalised_side(median, frame_side, normalise)
-    first = first_side(frame_side)  # the pass the median was measured in (a small region: its own side)
-    if coarse and median > COARSE_ABOVE:
-        side = max(COARSE_MIN, round(first * FINE_SIDE / median))
+    if coarse and median > COARSE_ABOVE:  # not capped at the frame, as judged (a frame under COARSE_MIN is enlarged)
+        side = max(COARSE_MIN, round(first_side(frame_side) * FINE_SIDE / median))
         return side - side % 8
     if not fine or median >= FINE_BELOW:
         return None
-    side = min(FINE_MAX, frame_side, round(first * FINE_SIDE / median))
-    side -= side % 8
-    return side if side >= first * 1.25 else None
+    side = fine_side_for(median, frame_side)
+    return side if side >= first_side(frame_side) * 1.25 else None
 
 
 def top_faces(dice: list[tuple[float, float, float, float]], shift: float,
@@ -438,6 +441,12 @@ class NetReader:
         self._detector.setInput(detector_blob(small, self.channels))
         return self._detector.forward()[0], scale
 
+    @property
+    def second_look(self) -> bool:
+        """Whether a second pass may be asked for (``fine``, ``coarse`` or ``normalise``); off, the first pass's
+        peaks are not measured for it."""
+        return self.fine or self.coarse or bool(self.normalise)
+
     def heatmaps(self, frame: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
         """The first pass's heatmap, and the second pass's when `fine_side` asks for one (else None)."""
         first = self.heatmap(frame)
@@ -447,7 +456,7 @@ class NetReader:
     def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None) -> list[tuple[float, float, float, float]]:
         """Dice in a frame (grey or BGR): (x, y, side, score) in frame pixels."""
         frame = as_channels(frame, self.channels)
-        first, fine = self.heatmaps(frame) if self.fine or self.coarse or self.normalise else (self.heatmap(frame), None)
+        first, fine = self.heatmaps(frame) if self.second_look else (self.heatmap(frame), None)
         out, scale = fine or first
         found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]

@@ -220,6 +220,11 @@ class StreamDetector:
         """The per-bin noise floor (power), None before the first block: what another detector compares with."""
         return self._noise
 
+    def take_doubts(self) -> list[Detection]:
+        """Sounds taken for a whistle but not reported, since the last call (session 23): none, but for the combined
+        detector's (``CombinedDetector.take_doubts``)."""
+        return []
+
     @property
     def band_hz(self) -> tuple[float, float]:
         """Where this detector looks for a whistle (the calibration screen shades it)."""

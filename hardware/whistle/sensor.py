@@ -131,8 +131,7 @@ class WhistleSensor(Sensor):
         for det in detections:
             self.detections += 1
             self.emit(whistle_event(det, self._epoch_offset))
-        take_doubts = getattr(self.detector, "take_doubts", None)  # the combined detector's (session 4's has none)
-        for det in take_doubts() if take_doubts is not None else ():
+        for det in self.detector.take_doubts():
             self.emit(doubt_event(det, self._epoch_offset))
 
     def run(self) -> None:
