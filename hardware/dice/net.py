@@ -89,6 +89,16 @@ COARSE_MIN = 96
 # read again scaled so the dice are about FINE_SIDE, between COARSE_MIN and the frame's resolution and FINE_MAX. It
 # replaces the finer and coarser looks' decisions. Probes (all real groups seen): the first pass's estimate is
 # biased low for large dice, and zooming hex-trays and iphone-table 2x or shrinking fisheye-tray 2x read better.
+# Session 24, the dice's side from calibration (``die_side`` to ``NetReader.read``, measured once by
+# ``NetReader.measure_die_side`` from a frame with a known number of dice in view): the detector reads the frame at
+# each of a ladder of sides MEASURE_STEP apart; at each, how sure it is of its ``count`` strongest peaks (their
+# mean heat; a peak it does not find counts 0) and their median side; the sides it is nearly surest at vote, and the
+# median of their sizes is the dice's side. A detector finds dice far from the sizes it was trained on at the wrong
+# size (fisheye-tray's at half), but it is surest where they are the sizes it knows. Chosen on synthetic renders
+# with the shipped weights (median of the plateau against the surest side alone: 0.71 of photos within 25 % of the
+# typical ratio, against 0.60).
+MEASURE_STEP = 1.25
+MEASURE_PLATEAU = 0.8  # the sides within this share of the surest all vote: the median of their sizes (synthetic)
 NORMALISE_MAX = 8.0  # a wider band than this never fires on sizes the detector reports
 NORMALISE_SKIP = 8  # a second pass within this many px of the first's side is the first again: skipped
 # Session 11: the classifier's crop in one channel other than luminance grey (``face_colour`` in
@@ -283,6 +293,25 @@ def normalised_side(median: float, frame_side: int, band: float) -> int | None:
     return None if abs(side - first_side(frame_side)) <= NORMALISE_SKIP else side
 
 
+def known_side(die_side: float, frame_side: int) -> int:
+    """The detector input side for dice of a calibrated side (``die_side`` frame px): about FINE_SIDE at the
+    detector, between COARSE_MIN and the frame's own resolution and FINE_MAX, a multiple of 8 (session 24)."""
+    side = min(FINE_MAX, frame_side, max(COARSE_MIN, round(frame_side * FINE_SIDE / die_side)))
+    return max(8, side - side % 8)
+
+
+def measure_sides(frame_side: int) -> list[int]:
+    """The detector input sides ``NetReader.measure_die_side`` tries: from COARSE_MIN up to the frame's own
+    resolution and FINE_MAX, each MEASURE_STEP times the last, multiples of 8."""
+    top, sides, side = min(FINE_MAX, frame_side), [], float(COARSE_MIN)
+    while side < top * MEASURE_STEP:
+        s = min(top, round(side))
+        if s - s % 8 not in sides and s >= 8:
+            sides.append(s - s % 8)
+        side *= MEASURE_STEP
+    return sides
+
+
 def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool = False,
               normalise: float = 0.0) -> int | None:
     """The detector input side of the second pass: finer when the dice found are small (``fine``), coarser
@@ -453,13 +482,39 @@ class NetReader:
         side = fine_side(first[0], max(frame.shape[:2]), self.fine, self.coarse, self.normalise)
         return first, (self.heatmap(frame, side) if side else None)
 
-    def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None) -> list[tuple[float, float, float, float]]:
-        """Dice in a frame (grey or BGR): (x, y, side, score) in frame pixels."""
+    def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None,
+               die_side: float | None = None) -> list[tuple[float, float, float, float]]:
+        """Dice in a frame (grey or BGR): (x, y, side, score) in frame pixels. ``die_side``: the dice's side in
+        this frame's pixels when calibrated (one pass at ``known_side``, no second look)."""
         frame = as_channels(frame, self.channels)
-        first, fine = self.heatmaps(frame) if self.second_look else (self.heatmap(frame), None)
-        out, scale = fine or first
+        if die_side:
+            out, scale = self.heatmap(frame, known_side(die_side, max(frame.shape[:2])))
+        else:
+            first, fine = self.heatmaps(frame) if self.second_look else (self.heatmap(frame), None)
+            out, scale = fine or first
         found = peaks(out[0], out[1], self.threshold if threshold is None else threshold, same_die or self.same_die)
         return [(x / scale, y / scale, s / scale, p) for x, y, s, p in found]
+
+    def measure_die_side(self, frame: np.ndarray, count: int, region: Box | None = None) -> float | None:
+        """The side of the dice in ``frame`` (or its ``region``), in frame pixels, from ``count`` dice in view and
+        no labels (see MEASURE_STEP); None when the detector finds nothing at any side."""
+        if region is not None:
+            x, y, w, h = region
+            frame = frame[y : y + h, x : x + w]
+        frame = as_channels(frame, self.channels)
+        shrink = min(1.0, WORK_SIDE / max(frame.shape[:2]))
+        if shrink < 1.0:
+            frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        seen: list[tuple[float, float]] = []  # (surety, the dice's side in frame px) at each side tried
+        for side in measure_sides(max(frame.shape[:2])):
+            heat, scale = self.heatmap(frame, side)
+            found = peaks(heat[0], heat[1], COUNT_HEAT, self.same_die)[: max(1, count)]
+            if found:
+                seen.append((sum(p for *_, p in found) / max(1, count), float(np.median([s for _, _, s, _ in found])) / scale / shrink))
+        if not seen:
+            return None
+        top = max(surety for surety, _ in seen)
+        return float(np.median([side for surety, side in seen if surety >= MEASURE_PLATEAU * top]))
 
     def classify(self, frame: np.ndarray, dice: list[tuple[float, float, float, float]], turns: int | None = None,
                  context: float | None = None, mirror: bool | None = None, top_shift: float | None = None,
@@ -509,10 +564,12 @@ class NetReader:
         """Multiply-adds of the detector on a 640x480 frame, and of the classifier per die (from training)."""
         return float(self.tuning.get("macs_detector_640x480", 0)), float(self.tuning.get("macs_face", 0))
 
-    def read(self, frame: np.ndarray, region: Box | None = None, expected: int | None = None) -> list[DieReading]:
+    def read(self, frame: np.ndarray, region: Box | None = None, expected: int | None = None,
+             die_side: float | None = None) -> list[DieReading]:
         """The dice in a frame (or its ``region``). ``expected``: how many the game asked for; given, the
         ``expected`` most die-like candidates are read, each as its likeliest value, instead of the dice
-        above the tuned threshold (``most_die_like``)."""
+        above the tuned threshold (``most_die_like``). ``die_side``: the dice's side in the frame's pixels,
+        when the camera profile knows it (``measure_die_side``); the detector then sees them at FINE_SIDE."""
         ox = oy = 0
         full_h, full_w = frame.shape[:2]
         if region is not None:
@@ -528,7 +585,9 @@ class NetReader:
             shrink = WORK_SIDE / max(frame.shape[:2])
             frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         counted = expected is not None and expected > 0
-        dice = self.detect(frame, COUNT_HEAT)[: expected + COUNT_SPARE] if counted else self.detect(frame)
+        known = die_side * shrink if die_side else None
+        dice = (self.detect(frame, COUNT_HEAT, die_side=known)[: expected + COUNT_SPARE] if counted
+                else self.detect(frame, die_side=known))
         # the whole image's centre and half long side in this (cut, scaled) frame's pixels: the top face's way
         view = ((full_w / 2 - ox) * shrink, (full_h / 2 - oy) * shrink, max(full_w, full_h) / 2 * shrink)
         probs = self.with_layout(frame, dice, self.classify(frame, dice, view=view))
