@@ -303,11 +303,14 @@ def known_side(die_side: float, frame_side: int) -> int:
 def measure_sides(frame_side: int) -> list[int]:
     """The detector input sides ``NetReader.measure_die_side`` tries: from COARSE_MIN up to the frame's own
     resolution and FINE_MAX, each MEASURE_STEP times the last, multiples of 8."""
-    top, sides, side = min(FINE_MAX, frame_side), [], float(COARSE_MIN)
+    top = max(8, min(FINE_MAX, frame_side))
+    sides: list[int] = []
+    side = float(min(COARSE_MIN, top))
     while side < top * MEASURE_STEP:
         s = min(top, round(side))
-        if s - s % 8 not in sides and s >= 8:
-            sides.append(s - s % 8)
+        s = max(8, s - s % 8)
+        if s not in sides:
+            sides.append(s)
         side *= MEASURE_STEP
     return sides
 
