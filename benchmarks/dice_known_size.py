@@ -48,9 +48,12 @@ def main() -> int:
     ap.add_argument("--sample", type=int, default=150)
     ap.add_argument("--draws", type=int, default=5)
     ap.add_argument("--seed", type=int, default=24)
+    ap.add_argument("--speed", action="store_true", help="only: the shipped weights' speed on dice_eval's frame of 3 dice")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     groups = labelled.real_groups(shared_data())
+    if args.speed:
+        return speed(groups)
     print(f"{'held out':<14} {'photos':>6} {'dice':>5}  shipped  photo's own  labelled 3  measured 3 (min)  "
           "measured / labelled side (median, range)")
     means = np.zeros(4)
@@ -81,6 +84,25 @@ def main() -> int:
               f"{row[3]:.3f} ({min(measured_acc):.3f})     {np.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})",
               flush=True)
     print(f"{'mean':<14} {'':>6} {'':>5}  {means[0]:.4f}   {means[1]:.4f}       {means[2]:.4f}      {means[3]:.4f}")
+    return 0
+
+
+def speed(groups: dict[str, list[labelled.Labelled]]) -> int:
+    """The 640 x 480 frame of three dice ``dice_eval.py --parts speed`` times, read as shipped and at its measured
+    side, and the measurement itself (once, at calibration), on one core."""
+    from dice_eval import timed
+
+    reader = net.shared_reader()
+    three = next(i for i in sorted(groups[labelled.WEBCAM], key=lambda i: i.path.name) if len(i.dice) == 3)
+    frame = read_image(three.path)
+    side = reader.measure_die_side(frame, 3)
+    ms, got = timed(lambda: reader.read(frame))
+    print(f"speed, one core: {three.path.name} (640x480, 3 dice) as shipped {ms:.1f} ms, {len(got)} read (median of 20)")
+    ms, got = timed(lambda: reader.read(frame, die_side=side))
+    print(f"                 at its measured side {side:.0f} px (detector side {net.known_side(side, 640)}): {ms:.1f} ms, "
+          f"{len(got)} read (median of 20; target <= 30)")
+    ms, _ = timed(lambda: reader.measure_die_side(frame, 3), times=5)
+    print(f"                 the measurement (at calibration): {ms:.0f} ms (median of 5)")
     return 0
 
 
