@@ -12,7 +12,10 @@ Each group's photos (one per split unit, 1 to 5 dice where the group has enough;
 - ``photo's own``: at each photo's own labelled die side (a bound: calibration on that very photo);
 - ``labelled 3``: at the median labelled side of 3 other photos of the group (one calibration for the camera);
 - ``measured 3``: at the median of ``NetReader.measure_die_side`` on those 3 photos, told only how many dice they
-  hold (what ``bellwether calibrate camera --pip-dice N`` does); ``min`` is the worst of the draws.
+  hold (what ``bellwether calibrate camera --pip-dice N`` does); ``min`` is the worst of the draws;
+- ``measured, own photo`` (added after session 24's rule, not judged): each photo at the side measured on itself, as
+  a camera calibrated at the height it reads at would be (the measurement's error without the group's spread of
+  camera heights).
 
 Calibration photos are drawn ``--draws`` times (seeded) from the group's photos and never read for its score; a
 group's photos come from several cameras and heights, so one calibration per group is harsher than a table's.
@@ -55,8 +58,8 @@ def main() -> int:
     if args.speed:
         return speed(groups)
     print(f"{'held out':<14} {'photos':>6} {'dice':>5}  shipped  photo's own  labelled 3  measured 3 (min)  "
-          "measured / labelled side (median, range)")
-    means = np.zeros(4)
+          "measured / labelled side (median, range)  measured, own photo")
+    means = np.zeros(5)
     names = args.groups or list(groups)
     for g in names:
         reader = net.NetReader(args.folds / g)
@@ -66,6 +69,9 @@ def main() -> int:
         shipped = sum(match(i.dice, reader.read(f)) for i, f in zip(items, frames, strict=True)) / total
         own = sum(match(i.dice, reader.read(f, die_side=statistics.median(d.size for d in i.dice)))
                   for i, f in zip(items, frames, strict=True)) / total
+        # session 24, after the rule: each photo at its own measured side (a camera calibrated at the height it reads at)
+        measured_own = sum(match(i.dice, reader.read(f, die_side=reader.measure_die_side(f, len(i.dice))))
+                           for i, f in zip(items, frames, strict=True)) / total
         rng = np.random.default_rng(args.seed)
         labelled_acc, measured_acc, ratios = [], [], []
         for _ in range(args.draws):
@@ -78,12 +84,13 @@ def main() -> int:
             dice = sum(len(items[k].dice) for k in rest)
             labelled_acc.append(sum(match(items[k].dice, reader.read(frames[k], die_side=cal_label)) for k in rest) / dice)
             measured_acc.append(sum(match(items[k].dice, reader.read(frames[k], die_side=cal_measured)) for k in rest) / dice)
-        row = np.array([shipped, own, np.mean(labelled_acc), np.mean(measured_acc)])
+        row = np.array([shipped, own, np.mean(labelled_acc), np.mean(measured_acc), measured_own])
         means += row / len(names)
         print(f"{g:<14} {len(items):>6} {total:>5}  {shipped:.3f}    {own:.3f}        {row[2]:.3f}       "
-              f"{row[3]:.3f} ({min(measured_acc):.3f})     {np.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})",
-              flush=True)
-    print(f"{'mean':<14} {'':>6} {'':>5}  {means[0]:.4f}   {means[1]:.4f}       {means[2]:.4f}      {means[3]:.4f}")
+              f"{row[3]:.3f} ({min(measured_acc):.3f})     {np.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+              f"                 {measured_own:.3f}", flush=True)
+    print(f"{'mean':<14} {'':>6} {'':>5}  {means[0]:.4f}   {means[1]:.4f}       {means[2]:.4f}      {means[3]:.4f}"
+          f"                                              {means[4]:.4f}")
     return 0
 
 
