@@ -760,7 +760,8 @@ def camera_profile_live(ctx: Ctx) -> Iterator[float]:
         yield from ctx.tap(screen.capture_button)
     yield from ctx.tap_text("Save the die")
     ctx.result["status"] = screen.ids.status.text
-    ctx.shot("calibrate-camera-saved")
+    yield 0.3  # the progress shown
+    ctx.result["problems_saved"] = ctx.check("calibrate-camera-saved")
     yield 1.0  # the die last sampled (yellow) lies on in the tray: no roll
     ctx.result["roll_before"] = None if app.last_roll is None else list(app.last_roll.payload["faces"])
     yield from ctx.tap_text("Back")

@@ -263,6 +263,7 @@ def test_a_die_sampled_on_screen_is_read_at_once_by_the_running_camera(scenarios
     r = scenarios.run("camera_profile_live", timeout=180)
     assert r["asked"] == "panic" and r["die"] == "panic"
     assert r["status"].startswith("Saved") and r["status"].endswith("the camera reads the panic die now."), r["status"]
+    assert r["problems_saved"] == []  # the saved path once ran over the Tray button and the status line
     assert r["roll_before"] is None  # the die left lying after sampling was not taken for a roll
     assert r["screen"] == "table"
     assert r["roll"]["faces"] == ["red"] and r["roll"]["die"] == "panic" and r["roll"]["source"] == "camera", r["roll"]

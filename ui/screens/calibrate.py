@@ -375,7 +375,9 @@ class CalibrateScreen(Screen):
         for b in (self.die_button, self.save_button, self.tray_button):
             b.disabled = offline
         self.capture_button.disabled = offline or not nxt
-        self.camera_progress.text = "\n".join(cam.lines[-3:]) or ("" if offline else "Drag across the picture to mark the tray.")
+        # The last steps, short: where it was saved is the status line's (a long path here ran over the buttons)
+        steps = [line for line in cam.lines if not line.startswith(("Saved ", "The unreadable profile"))][-2:]
+        self.camera_progress.text = "\n".join(steps) or ("" if offline else "Drag across the picture to mark the tray.")
         if offline:
             from .settings import plain_reason
 
