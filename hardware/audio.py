@@ -416,6 +416,7 @@ class PyAudioSource:
         self.dropped_blocks = 0
         self.description = "microphone (not open)"
         self.rate = RATE
+        self.channels = 1  # what the device opened with (mixed to mono in read)
 
     def _callback(self, in_data: bytes, frame_count: int, time_info: Any, status: int) -> tuple[None, int]:
         # PortAudio's thread: copy and return, nothing else.
@@ -433,12 +434,13 @@ class PyAudioSource:
             if not devices:
                 raise SensorError("no input device found")
             dev = find_device(devices, self.device) or self._default(devices)
-            self.rate = RATE if self._supports(dev, RATE) else int(dev.default_rate)
+            self.channels = self._channels_for(dev)
+            self.rate = RATE if self._supports(dev, RATE, self.channels) else int(dev.default_rate)
             self._resampler = Resampler(self.rate)
             self._q = queue.Queue(maxsize=64)
             self._stream = self._pa.open(
                 format=8,  # paInt16
-                channels=1,
+                channels=self.channels,
                 rate=self.rate,
                 input=True,
                 input_device_index=dev.index,
@@ -452,7 +454,8 @@ class PyAudioSource:
             self.close()
             raise SensorError(f"cannot open the microphone: {e}") from None
         self._last = time.monotonic()
-        self.description = f"{dev.name} at {self.rate} Hz"
+        mixed = f", its {self.channels} channels mixed" if self.channels > 1 else ""
+        self.description = f"{dev.name} at {self.rate} Hz{mixed}"
 
     def _default(self, devices: list[InputDevice]) -> InputDevice:
         try:
@@ -461,11 +464,23 @@ class PyAudioSource:
         except (OSError, KeyError):
             return devices[0]
 
-    def _supports(self, dev: InputDevice, rate: int) -> bool:
+    def _supports(self, dev: InputDevice, rate: int, channels: int = 1) -> bool:
         try:
-            return bool(self._pa.is_format_supported(rate, input_device=dev.index, input_channels=1, input_format=8))
+            return bool(self._pa.is_format_supported(rate, input_device=dev.index, input_channels=channels, input_format=8))
         except (ValueError, OSError):
             return False
+
+    def _channels_for(self, dev: InputDevice) -> int:
+        """Mono where the device gives it; else the fewest channels it opens with, mixed to mono as they come.
+
+        An ALSA hw device (chosen by name on a Pi without PulseAudio) opens only with its own channel count: a
+        ReSpeaker 2-mic HAT's 2, a PS3 Eye camera's 4; asked for one it refuses ("Invalid number of channels")."""
+        for channels in sorted({1, 2, max(1, dev.channels)}):
+            if channels <= max(1, dev.channels) and any(
+                self._supports(dev, rate, channels) for rate in (RATE, int(dev.default_rate))
+            ):
+                return channels
+        return 1  # nothing said yes: mono, and the open's own error names the reason
 
     def read(self, timeout: float = 0.5) -> np.ndarray | None:
         if self._stream is None:
@@ -479,7 +494,10 @@ class PyAudioSource:
                 raise SensorError(f"no sound from the microphone for {self.stall_s:g} s") from None
             return np.zeros(0, np.float32)
         self._last = time.monotonic()
-        return self._resampler(np.frombuffer(data, "<i2").astype(np.float32) / 32768)
+        x = np.frombuffer(data, "<i2").astype(np.float32) / 32768
+        if self.channels > 1:  # interleaved frames: the mean of the device's microphones
+            x = x[: len(x) - len(x) % self.channels].reshape(-1, self.channels).mean(axis=1)
+        return self._resampler(x)
 
     def close(self) -> None:
         if self._stream is not None:

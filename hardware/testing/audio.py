@@ -227,6 +227,8 @@ class FakeDevice:
     rate: int = RATE
     channels: int = 1
     signal: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))  # looped
+    # an ALSA hw device opens only with its own channel count (a ReSpeaker HAT's 2, a PS3 Eye's 4): fewer are refused
+    min_channels: int = 1
     fail_after_blocks: int | None = None  # lose the device after this many blocks
     unavailable_opens: int = 0  # refuse this many opens after a loss (the USB plug is out)
 
@@ -327,7 +329,9 @@ class FakePyAudio:
     def is_format_supported(self, rate: float, input_device: int | None = None, input_channels: int | None = None,
                             input_format: int | None = None, **_: Any) -> bool:
         d = self.devices[input_device or 0]
-        if rate != d.rate or (input_channels or 1) > d.channels:
+        if not d.min_channels <= (input_channels or 1) <= d.channels:
+            raise ValueError("Invalid number of channels")
+        if rate != d.rate:
             raise ValueError("Invalid sample rate")
         return True
 
@@ -339,6 +343,8 @@ class FakePyAudio:
             self.failed_opens += 1
             raise OSError(-9996, "Invalid input device (no default output device)")
         d = self.devices[i]
+        if not d.min_channels <= channels <= d.channels:
+            raise OSError(-9998, "Invalid number of channels")
         if rate != d.rate:
             raise OSError(-9997, "Invalid sample rate")
         if stream_callback is None:

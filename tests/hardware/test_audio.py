@@ -204,6 +204,50 @@ def test_pyaudio_source_resamples_a_48k_device():
     assert pa.terminated
 
 
+def _read_seconds(src: PyAudioSource, seconds: float) -> np.ndarray:
+    got = []
+    deadline = time.monotonic() + 5
+    while sum(map(len, got)) < seconds * RATE and time.monotonic() < deadline:
+        got.append(src.read(0.5))
+    return np.concatenate(got)
+
+
+@pytest.mark.parametrize(("rate", "channels"), [(48000, 2), (RATE, 4)])
+def test_a_device_that_refuses_mono_is_opened_with_its_own_channels_and_mixed(rate, channels):
+    """An ALSA hw device chosen by name opens only with its own channel count (a ReSpeaker 2-mic HAT's 2, a PS3 Eye
+    camera's 4); asked for one channel it refused, and the microphone stayed offline."""
+    dev = FakeDevice("hw mic array", rate=rate, channels=channels, min_channels=channels, signal=tone(2500, 1.0, rate=rate))
+    pa = FakePyAudio([dev])
+    src = PyAudioSource("array", pyaudio_factory=lambda: pa)
+    src.open()
+    y = _read_seconds(src, 1.0)
+    src.close()
+    assert src.channels == channels and src.rate == rate
+    assert src.description == f"hw mic array at {rate} Hz, its {channels} channels mixed"
+    level = np.abs(dev.signal).max()
+    assert abs(peak_hz(y[: RATE // 2]) - 2500) < 10 and abs(np.abs(y[100:]).max() - level) < 0.05 * level  # mono
+    # a mono-capable device is still opened in mono
+    mono = FakePyAudio([FakeDevice("USB mic", channels=2, signal=tone(2500, 1.0))])
+    src = PyAudioSource("USB", pyaudio_factory=lambda: mono)
+    src.open()
+    src.close()
+    assert src.channels == 1 and src.description == "USB mic at 16000 Hz"
+
+
+def test_a_real_whistle_through_a_four_channel_array_is_heard(shared_data):
+    from hardware.whistle.combined import CombinedDetector
+
+    x, rate = read_wav(shared_data / "whistle" / "robot-clips" / "whistle" / "whistle_2015_07_18_051223_vali.wav")
+    dev = FakeDevice("PS3 Eye", rate=rate, channels=4, min_channels=4, signal=np.concatenate([x, np.zeros(rate, np.float32)]))
+    src = PyAudioSource("PS3", pyaudio_factory=lambda: FakePyAudio([dev]))
+    src.open()
+    y = _read_seconds(src, len(dev.signal) / rate)
+    src.close()
+    det = CombinedDetector()
+    heard = [d for i in range(0, len(y), 1024) for d in det.process(y[i : i + 1024])]
+    assert len(heard) == 1 and 2600 < heard[0].peak_hz < 3300
+
+
 class _Recorder(Sensor):
     name = "microphone"
 
