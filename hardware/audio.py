@@ -416,7 +416,7 @@ class PyAudioSource:
         self.dropped_blocks = 0
         self.description = "microphone (not open)"
         self.rate = RATE
-        self.channels = 1  # what the device opened with (mixed to mono in read)
+        self.channels = 1  # what the device opened with (``read`` keeps the first)
 
     def _callback(self, in_data: bytes, frame_count: int, time_info: Any, status: int) -> tuple[None, int]:
         # PortAudio's thread: copy and return, nothing else.
@@ -454,8 +454,8 @@ class PyAudioSource:
             self.close()
             raise SensorError(f"cannot open the microphone: {e}") from None
         self._last = time.monotonic()
-        mixed = f", its {self.channels} channels mixed" if self.channels > 1 else ""
-        self.description = f"{dev.name} at {self.rate} Hz{mixed}"
+        first = f", the first of its {self.channels} channels" if self.channels > 1 else ""
+        self.description = f"{dev.name} at {self.rate} Hz{first}"
 
     def _default(self, devices: list[InputDevice]) -> InputDevice:
         try:
@@ -471,7 +471,7 @@ class PyAudioSource:
             return False
 
     def _channels_for(self, dev: InputDevice) -> int:
-        """Mono where the device gives it; else the fewest channels it opens with, mixed to mono as they come.
+        """Mono where the device gives it; else the fewest channels it opens with, of which the first is read.
 
         An ALSA hw device (chosen by name on a Pi without PulseAudio) opens only with its own channel count: a
         ReSpeaker 2-mic HAT's 2, a PS3 Eye camera's 4; asked for one it refuses ("Invalid number of channels")."""
@@ -495,8 +495,10 @@ class PyAudioSource:
             return np.zeros(0, np.float32)
         self._last = time.monotonic()
         x = np.frombuffer(data, "<i2").astype(np.float32) / 32768
-        if self.channels > 1:  # interleaved frames: the mean of the device's microphones
-            x = x[: len(x) - len(x) % self.channels].reshape(-1, self.channels).mean(axis=1)
+        if self.channels > 1:
+            # Interleaved frames: the first microphone's. Not their mean: two microphones 6.5 cm apart (a ReSpeaker
+            # HAT's) would cancel a 2.6 kHz whistle arriving along the line through them.
+            x = x[:: self.channels]
         return self._resampler(x)
 
     def close(self) -> None:

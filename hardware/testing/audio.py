@@ -229,6 +229,7 @@ class FakeDevice:
     signal: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))  # looped
     # an ALSA hw device opens only with its own channel count (a ReSpeaker HAT's 2, a PS3 Eye's 4): fewer are refused
     min_channels: int = 1
+    other_channels: float = 1.0  # the signal's gain in every channel past the first (0: only the first hears it)
     fail_after_blocks: int | None = None  # lose the device after this many blocks
     unavailable_opens: int = 0  # refuse this many opens after a loss (the USB plug is out)
 
@@ -266,6 +267,7 @@ class FakeStream:
             idx = (pos + np.arange(self._frames)) % len(sig)
             pos = (pos + self._frames) % len(sig)
             block = np.repeat(sig[idx][:, None], self._channels, axis=1)
+            block[:, 1:] *= self._device.other_channels  # the microphones past the first
             data = (np.clip(block, -1, 1) * 32767).astype("<i2").tobytes()
             _, flag = self._callback(data, self._frames, {}, 0)
             blocks += 1

@@ -213,17 +213,18 @@ def _read_seconds(src: PyAudioSource, seconds: float) -> np.ndarray:
 
 
 @pytest.mark.parametrize(("rate", "channels"), [(48000, 2), (RATE, 4)])
-def test_a_device_that_refuses_mono_is_opened_with_its_own_channels_and_mixed(rate, channels):
+def test_a_device_that_refuses_mono_is_opened_with_its_own_channels_and_read_in_its_first(rate, channels):
     """An ALSA hw device chosen by name opens only with its own channel count (a ReSpeaker 2-mic HAT's 2, a PS3 Eye
     camera's 4); asked for one channel it refused, and the microphone stayed offline."""
-    dev = FakeDevice("hw mic array", rate=rate, channels=channels, min_channels=channels, signal=tone(2500, 1.0, rate=rate))
+    dev = FakeDevice("hw mic array", rate=rate, channels=channels, min_channels=channels, signal=tone(2500, 1.0, rate=rate),
+                     other_channels=-0.5)  # the others hear it in another phase: their mean would halve it
     pa = FakePyAudio([dev])
     src = PyAudioSource("array", pyaudio_factory=lambda: pa)
     src.open()
     y = _read_seconds(src, 1.0)
     src.close()
     assert src.channels == channels and src.rate == rate
-    assert src.description == f"hw mic array at {rate} Hz, its {channels} channels mixed"
+    assert src.description == f"hw mic array at {rate} Hz, the first of its {channels} channels"
     level = np.abs(dev.signal).max()
     assert abs(peak_hz(y[: RATE // 2]) - 2500) < 10 and abs(np.abs(y[100:]).max() - level) < 0.05 * level  # mono
     # a mono-capable device is still opened in mono
