@@ -40,6 +40,11 @@ log = logging.getLogger(__name__)
 
 RATE = 16_000  # whistles sit well below 8 kHz; 16 kHz keeps the FFTs small
 BLOCK_S = 0.064  # the live block: 1024 samples at 16 kHz (see hardware/whistle/detector.py)
+# PortAudio's sample formats (pyaudio's constants), in the order a microphone is asked for them: the sample's numpy
+# type and full scale. Most give 16-bit; an I2S microphone's hw device gives 32-bit only.
+PA_INT16, PA_INT32, PA_FLOAT32 = 8, 2, 1
+SAMPLE_FORMATS = {PA_INT16: ("<i2", 32768.0), PA_INT32: ("<i4", 2147483648.0), PA_FLOAT32: ("<f4", 1.0)}
+SAMPLE_NAMES = {PA_INT16: "16-bit", PA_INT32: "32-bit", PA_FLOAT32: "float"}
 BACKEND_ENV = "BELLWETHER_AUDIO_BACKEND"
 BACKENDS = ("pyaudio", "wav", "memory")
 
@@ -417,6 +422,7 @@ class PyAudioSource:
         self.description = "microphone (not open)"
         self.rate = RATE
         self.channels = 1  # what the device opened with (``read`` keeps the first)
+        self.sample_format = PA_INT16
 
     def _callback(self, in_data: bytes, frame_count: int, time_info: Any, status: int) -> tuple[None, int]:
         # PortAudio's thread: copy and return, nothing else.
@@ -434,12 +440,12 @@ class PyAudioSource:
             if not devices:
                 raise SensorError("no input device found")
             dev = find_device(devices, self.device) or self._default(devices)
-            self.channels = self._channels_for(dev)
-            self.rate = RATE if self._supports(dev, RATE, self.channels) else int(dev.default_rate)
+            self.channels, self.sample_format = self._channels_for(dev)
+            self.rate = RATE if self._supports(dev, RATE, self.channels, self.sample_format) else int(dev.default_rate)
             self._resampler = Resampler(self.rate)
             self._q = queue.Queue(maxsize=64)
             self._stream = self._pa.open(
-                format=8,  # paInt16
+                format=self.sample_format,
                 channels=self.channels,
                 rate=self.rate,
                 input=True,
@@ -455,7 +461,8 @@ class PyAudioSource:
             raise SensorError(f"cannot open the microphone: {e}") from None
         self._last = time.monotonic()
         first = f", the first of its {self.channels} channels" if self.channels > 1 else ""
-        self.description = f"{dev.name} at {self.rate} Hz{first}"
+        depth = "" if self.sample_format == PA_INT16 else f", {SAMPLE_NAMES[self.sample_format]} samples"
+        self.description = f"{dev.name} at {self.rate} Hz{first}{depth}"
 
     def _default(self, devices: list[InputDevice]) -> InputDevice:
         try:
@@ -464,23 +471,28 @@ class PyAudioSource:
         except (OSError, KeyError):
             return devices[0]
 
-    def _supports(self, dev: InputDevice, rate: int, channels: int = 1) -> bool:
+    def _supports(self, dev: InputDevice, rate: int, channels: int = 1, sample_format: int = PA_INT16) -> bool:
         try:
-            return bool(self._pa.is_format_supported(rate, input_device=dev.index, input_channels=channels, input_format=8))
+            return bool(self._pa.is_format_supported(
+                rate, input_device=dev.index, input_channels=channels, input_format=sample_format))
         except (ValueError, OSError):
             return False
 
-    def _channels_for(self, dev: InputDevice) -> int:
-        """Mono where the device gives it; else the fewest channels it opens with, of which the first is read.
+    def _channels_for(self, dev: InputDevice) -> tuple[int, int]:
+        """(channels, PortAudio sample format): mono 16-bit where the device gives it; else the fewest channels and
+        the first format (16-bit, 32-bit, float) it opens with; ``read`` keeps the first channel.
 
-        An ALSA hw device (chosen by name on a Pi without PulseAudio) opens only with its own channel count: a
-        ReSpeaker 2-mic HAT's 2, a PS3 Eye camera's 4; asked for one it refuses ("Invalid number of channels")."""
+        An ALSA hw device (chosen by name on a Pi without PulseAudio) opens only with its own channel count and
+        sample format: a ReSpeaker 2-mic HAT's 2 channels, a PS3 Eye camera's 4, an I2S microphone's (an INMP441)
+        32-bit samples; asked for mono 16-bit it refuses ("Invalid number of channels", "Sample format not
+        supported") and the microphone stayed offline."""
         for channels in sorted({1, 2, max(1, dev.channels)}):
-            if channels <= max(1, dev.channels) and any(
-                self._supports(dev, rate, channels) for rate in (RATE, int(dev.default_rate))
-            ):
-                return channels
-        return 1  # nothing said yes: mono, and the open's own error names the reason
+            for sample_format in SAMPLE_FORMATS:
+                if channels <= max(1, dev.channels) and any(
+                    self._supports(dev, rate, channels, sample_format) for rate in (RATE, int(dev.default_rate))
+                ):
+                    return channels, sample_format
+        return 1, PA_INT16  # nothing said yes: mono 16-bit, and the open's own error names the reason
 
     def read(self, timeout: float = 0.5) -> np.ndarray | None:
         if self._stream is None:
@@ -494,7 +506,8 @@ class PyAudioSource:
                 raise SensorError(f"no sound from the microphone for {self.stall_s:g} s") from None
             return np.zeros(0, np.float32)
         self._last = time.monotonic()
-        x = np.frombuffer(data, "<i2").astype(np.float32) / 32768
+        dtype, full_scale = SAMPLE_FORMATS[self.sample_format]
+        x = np.frombuffer(data, dtype).astype(np.float32) / full_scale
         if self.channels > 1:
             # Interleaved frames: the first microphone's. Not their mean: two microphones 6.5 cm apart (a ReSpeaker
             # HAT's) would cancel a 2.6 kHz whistle arriving along the line through them.

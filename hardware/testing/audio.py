@@ -215,7 +215,9 @@ def write_wav(path: str | Path, samples: np.ndarray, rate: int = RATE) -> Path:
 # -- a fake PyAudio -------------------------------------------------------------
 
 paInt16 = 8  # the values pyaudio uses, so code written for pyaudio runs unchanged
+paInt32 = 2
 paFloat32 = 1
+_SAMPLES = {paInt16: ("<i2", 32767), paInt32: ("<i4", 2147483647), paFloat32: ("<f4", 1.0)}  # dtype, full scale
 paContinue = 0
 paComplete = 1
 paInputOverflow = 2
@@ -230,6 +232,8 @@ class FakeDevice:
     # an ALSA hw device opens only with its own channel count (a ReSpeaker HAT's 2, a PS3 Eye's 4): fewer are refused
     min_channels: int = 1
     other_channels: float = 1.0  # the signal's gain in every channel past the first (0: only the first hears it)
+    # the sample formats it opens with: an I2S microphone's hw device (an INMP441 on a Pi) gives 32-bit samples only
+    formats: tuple[int, ...] = (paInt16,)
     fail_after_blocks: int | None = None  # lose the device after this many blocks
     unavailable_opens: int = 0  # refuse this many opens after a loss (the USB plug is out)
 
@@ -238,8 +242,9 @@ class FakeStream:
     """Runs the callback from its own thread, like PortAudio's audio thread."""
 
     def __init__(self, pa: FakePyAudio, device: FakeDevice, rate: int, channels: int, frames_per_buffer: int,
-                 stream_callback: Callable[..., Any], realtime: bool) -> None:
+                 stream_callback: Callable[..., Any], realtime: bool, sample_format: int = paInt16) -> None:
         self._pa = pa
+        self._dtype, self._full_scale = _SAMPLES[sample_format]
         self._device = device
         self._rate = rate
         self._channels = channels
@@ -268,7 +273,7 @@ class FakeStream:
             pos = (pos + self._frames) % len(sig)
             block = np.repeat(sig[idx][:, None], self._channels, axis=1)
             block[:, 1:] *= self._device.other_channels  # the microphones past the first
-            data = (np.clip(block, -1, 1) * 32767).astype("<i2").tobytes()
+            data = (np.clip(block, -1, 1) * self._full_scale).astype(self._dtype).tobytes()
             _, flag = self._callback(data, self._frames, {}, 0)
             blocks += 1
             self._pa.blocks_delivered += 1
@@ -333,6 +338,8 @@ class FakePyAudio:
         d = self.devices[input_device or 0]
         if not d.min_channels <= (input_channels or 1) <= d.channels:
             raise ValueError("Invalid number of channels")
+        if (input_format or paInt16) not in d.formats:
+            raise ValueError("Sample format not supported")
         if rate != d.rate:
             raise ValueError("Invalid sample rate")
         return True
@@ -347,12 +354,14 @@ class FakePyAudio:
         d = self.devices[i]
         if not d.min_channels <= channels <= d.channels:
             raise OSError(-9998, "Invalid number of channels")
+        if format not in d.formats:
+            raise OSError(-9994, "Sample format not supported")
         if rate != d.rate:
             raise OSError(-9997, "Invalid sample rate")
         if stream_callback is None:
             raise ValueError("the fake supports callback streams only")
         self.opens += 1
-        return FakeStream(self, d, rate, channels, frames_per_buffer, stream_callback, self.realtime)
+        return FakeStream(self, d, rate, channels, frames_per_buffer, stream_callback, self.realtime, format)
 
     def get_sample_size(self, fmt: int) -> int:
         return 2

@@ -235,6 +235,19 @@ def test_a_device_that_refuses_mono_is_opened_with_its_own_channels_and_read_in_
     assert src.channels == 1 and src.description == "USB mic at 16000 Hz"
 
 
+@pytest.mark.parametrize(("formats", "depth"), [((2,), ", 32-bit samples"), ((1,), ", float samples"), ((8, 2), "")])
+def test_a_device_that_refuses_16_bit_samples_is_read_in_its_own(formats, depth):
+    """An I2S microphone's hw device (an INMP441 on a Pi) gives 32-bit stereo only; asked for 16-bit it refused."""
+    dev = FakeDevice("i2s mic", rate=48000, channels=2, min_channels=2, formats=formats, signal=tone(2500, 1.0, rate=48000))
+    src = PyAudioSource("i2s", pyaudio_factory=lambda: FakePyAudio([dev]))
+    src.open()
+    y = _read_seconds(src, 1.0)
+    src.close()
+    assert src.description == f"i2s mic at 48000 Hz, the first of its 2 channels{depth}"
+    level = np.abs(dev.signal).max()
+    assert abs(peak_hz(y[: RATE // 2]) - 2500) < 10 and abs(np.abs(y[100:]).max() - level) < 0.05 * level
+
+
 def test_a_real_whistle_through_a_four_channel_array_is_heard(shared_data):
     from hardware.whistle.combined import CombinedDetector
 
