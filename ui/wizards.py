@@ -389,7 +389,16 @@ class CameraWizard(_Wizard):
 
     def set_tray(self, box: tuple[int, int, int, int] | None) -> None:
         self.profile.tray = box
+        self._frame_size()
         self.step("Tray: whole frame." if box is None else "Tray: {} {} {}x{} px.".format(*box))
+
+    def _frame_size(self) -> None:
+        """The size the camera really gives, which the tray was drawn on: a webcam may not give the size asked for
+        (1280 x 720 for 640 x 480), and a tray drawn on its frames did not fit the size the profile named (session 24:
+        the profile saved was refused at every start)."""
+        frame = self.preview.last
+        if frame is not None:
+            self.profile.camera["width"], self.profile.camera["height"] = int(frame.shape[1]), int(frame.shape[0])
 
     def next_capture(self) -> str:
         """What the next Capture takes: 'empty' or a face name ('' when all are taken)."""
@@ -426,6 +435,7 @@ class CameraWizard(_Wizard):
         self.profile.dice[self.die] = sample_die(
             self.die, kind, self.frames, die_px, self.empty, self.profile.tray, self.step
         )
+        self._frame_size()
         if self.unusable and profile_present(self.path):  # a dangling link or a folder is kept aside too
             from companion.config import move_aside
 

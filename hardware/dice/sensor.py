@@ -82,6 +82,7 @@ class DiceSensor(Sensor):
         self._held_frames: int | None = None  # frames since a new reader, until the scene moves
         self._dropped = 0  # dice the last read found beyond the game's count (``_likeliest``)
         self._profile_news = False  # a reload's outcome, for the worker to put in the status
+        self.region_error = ""  # why the tray region does not fit the camera's frames ("" when it does)
 
     # -- what the app tells the sensor -------------------------------------
     def request(self, dice: DiceRequest | None) -> None:
@@ -133,7 +134,22 @@ class DiceSensor(Sensor):
         source = self._source  # read once: the worker may drop it meanwhile
         if source is not None:
             note = f"; {self.profile_error} (not used, the old profile stays)" if self.profile_error else ""
+            note += f"; {self.region_error}" if self.region_error else ""
             self.set_status(True, source.description + note)
+
+    def _check_region(self, frame: np.ndarray) -> None:
+        """Say in the status when the tray region does not lie inside the frames (a camera giving another size than
+        the one it was calibrated at): the dice outside it are never read, and nothing else would say why."""
+        region, (h, w) = self.reader.region, frame.shape[:2]
+        error = ""
+        if region is not None and (region[0] + region[2] > w or region[1] + region[3] > h):
+            error = (f"the tray region {list(region)} is not inside the camera's {w}x{h} frames: "
+                     "mark the tray again (Calibrate, Camera)")
+        if error != self.region_error:
+            self.region_error = error
+            if error:
+                log.warning("camera: %s", error)
+            self._set_online()
 
     def _watch(self) -> None:
         """Reload the profile when its file changed (checked every ``watch_s``; a stat is cheap)."""
@@ -186,6 +202,7 @@ class DiceSensor(Sensor):
         """Handle one frame (the worker calls this; tests may call it directly)."""
         self.frames += 1
         self._swap()
+        self._check_region(frame)
         if self._profile_news:
             self._profile_news = False
             self._set_online()

@@ -147,3 +147,37 @@ def test_more_dice_than_asked_keeps_the_likeliest_and_asks_the_table(shared_data
     read = sensor.reader.read(photo, "d6", expected=2)
     assert [r.face for r in read] == [4, 4, 4]  # the reader saw all three; the sensor kept the two it was surest of
     assert event.confidence == pytest.approx(sorted(r.confidence for r in read)[1] / 2, abs=1e-3)  # the surer two's least
+
+
+def test_a_tray_region_outside_the_cameras_frames_is_said_in_the_status(shared_data: Path) -> None:
+    """A webcam that gives another size than the one the tray was marked on (320 x 240 for 640 x 480): the dice
+    outside the frame are never read, and the status says why; once the tray fits again, the note goes."""
+    from hardware.dice.reader import DiceReader
+
+    photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / "four_21.jpg"))
+    small = cv2.resize(photo, (320, 240), interpolation=cv2.INTER_AREA)
+    camera = FakeCamera([small])
+    sensor = DiceSensor(lambda: camera, reader=DiceReader(region=(40, 30, 560, 420)))
+    assert sensor._open()
+    sensor.process(small)
+    assert sensor.online and sensor.status.reason == (
+        "fake camera; the tray region [40, 30, 560, 420] is not inside the camera's 320x240 frames: "
+        "mark the tray again (Calibrate, Camera)"
+    ), sensor.status.reason
+    sensor.use_reader(DiceReader(region=(10, 10, 300, 220)))
+    sensor.process(small)
+    assert sensor.region_error == "" and sensor.status.reason == "fake camera"
+
+
+def test_the_screen_wizard_records_the_size_the_camera_really_gives(tmp_path: Path) -> None:
+    """A tray marked on a webcam's 1280 x 720 frames (asked for 640 x 480): the profile names 1280 x 720, so it is
+    read back (it was refused at every start: the region did not fit the 640 x 480 it named)."""
+    from calibration.camera import load_profile
+    from ui.wizards import CameraWizard, FramePreview
+
+    cam = CameraWizard(FramePreview(), tmp_path / "camera.toml")
+    cam.preview.see(np.full((720, 1280, 3), 120, np.uint8))
+    cam.set_tray((100, 50, 1000, 600))
+    cam.profile.save(cam.path)
+    profile = load_profile(cam.path)
+    assert profile.tray == (100, 50, 1000, 600) and (profile.camera["width"], profile.camera["height"]) == (1280, 720)
