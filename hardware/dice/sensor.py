@@ -133,8 +133,8 @@ class DiceSensor(Sensor):
         """Online, with the camera in use and a profile that could not be used (if any)."""
         source = self._source  # read once: the worker may drop it meanwhile
         if source is not None:
-            note = f"; {self.profile_error} (not used, the old profile stays)" if self.profile_error else ""
-            note += f"; {self.region_error}" if self.region_error else ""
+            note = f"; {self.region_error}" if self.region_error else ""
+            note += f"; {self.profile_error} (not used, the old profile stays)" if self.profile_error else ""
             self.set_status(True, source.description + note)
 
     def _check_region(self, frame: np.ndarray) -> None:
