@@ -486,11 +486,10 @@ class PyAudioSource:
         sample format: a ReSpeaker 2-mic HAT's 2 channels, a PS3 Eye camera's 4, an I2S microphone's (an INMP441)
         32-bit samples; asked for mono 16-bit it refuses ("Invalid number of channels", "Sample format not
         supported") and the microphone stayed offline."""
-        for channels in sorted({1, 2, max(1, dev.channels)}):
+        most = max(1, dev.channels)
+        for channels in sorted({1, min(2, most), most}):
             for sample_format in SAMPLE_FORMATS:
-                if channels <= max(1, dev.channels) and any(
-                    self._supports(dev, rate, channels, sample_format) for rate in (RATE, int(dev.default_rate))
-                ):
+                if any(self._supports(dev, rate, channels, sample_format) for rate in (RATE, int(dev.default_rate))):
                     return channels, sample_format
         return 1, PA_INT16  # nothing said yes: mono 16-bit, and the open's own error names the reason
 

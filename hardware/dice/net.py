@@ -293,6 +293,14 @@ def normalised_side(median: float, frame_side: int, band: float) -> int | None:
     return None if abs(side - first_side(frame_side)) <= NORMALISE_SKIP else side
 
 
+def work_frame(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """A frame larger than WORK_SIDE scaled down to it (nothing is read finer), and the scale (1.0: as it was)."""
+    if max(frame.shape[:2]) <= WORK_SIDE:
+        return frame, 1.0
+    shrink = WORK_SIDE / max(frame.shape[:2])
+    return cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA), shrink
+
+
 def known_side(die_side: float, frame_side: int) -> int:
     """The detector input side for dice of a calibrated side (``die_side`` frame px): about FINE_SIDE at the
     detector, between COARSE_MIN and the frame's own resolution and FINE_MAX, a multiple of 8 (session 24)."""
@@ -504,10 +512,7 @@ class NetReader:
         if region is not None:
             x, y, w, h = region
             frame = frame[y : y + h, x : x + w]
-        frame = as_channels(frame, self.channels)
-        shrink = min(1.0, WORK_SIDE / max(frame.shape[:2]))
-        if shrink < 1.0:
-            frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        frame, shrink = work_frame(as_channels(frame, self.channels))
         seen: list[tuple[float, float]] = []  # (surety, the dice's side in frame px) at each side tried
         for side in measure_sides(max(frame.shape[:2])):
             heat, scale = self.heatmap(frame, side)
@@ -583,10 +588,7 @@ class NetReader:
         # grey networks: grey first, a third of the resizing (the layout reads colour: it keeps the frame's)
         if self.channels == 1 and self.crop_channels == 1 and not self.layout.on():
             frame = as_channels(frame, 1)
-        shrink = 1.0
-        if max(frame.shape[:2]) > WORK_SIDE:  # a huge frame: nothing is read finer than this
-            shrink = WORK_SIDE / max(frame.shape[:2])
-            frame = cv2.resize(frame, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        frame, shrink = work_frame(frame)  # a huge frame: nothing is read finer than WORK_SIDE
         counted = expected is not None and expected > 0
         known = die_side * shrink if die_side else None
         dice = (self.detect(frame, COUNT_HEAT, die_side=known)[: expected + COUNT_SPARE] if counted

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from hardware.audio import read_wav, resample
+from hardware.audio import PA_FLOAT32, PA_INT16, PA_INT32, SAMPLE_FORMATS, read_wav, resample
 
 # The generators the demo source also uses live in hardware.signals; they are
 # re-exported here so that every test sound comes from one module.
@@ -214,10 +214,9 @@ def write_wav(path: str | Path, samples: np.ndarray, rate: int = RATE) -> Path:
 
 # -- a fake PyAudio -------------------------------------------------------------
 
-paInt16 = 8  # the values pyaudio uses, so code written for pyaudio runs unchanged
-paInt32 = 2
-paFloat32 = 1
-_SAMPLES = {paInt16: ("<i2", 32767), paInt32: ("<i4", 2147483647), paFloat32: ("<f4", 1.0)}  # dtype, full scale
+paInt16 = PA_INT16  # the values pyaudio uses, so code written for pyaudio runs unchanged
+paInt32 = PA_INT32
+paFloat32 = PA_FLOAT32
 paContinue = 0
 paComplete = 1
 paInputOverflow = 2
@@ -244,7 +243,8 @@ class FakeStream:
     def __init__(self, pa: FakePyAudio, device: FakeDevice, rate: int, channels: int, frames_per_buffer: int,
                  stream_callback: Callable[..., Any], realtime: bool, sample_format: int = paInt16) -> None:
         self._pa = pa
-        self._dtype, self._full_scale = _SAMPLES[sample_format]
+        self._dtype = SAMPLE_FORMATS[sample_format][0]  # written at the largest value each type holds
+        self._full_scale = float(np.iinfo(self._dtype).max) if np.dtype(self._dtype).kind == "i" else 1.0
         self._device = device
         self._rate = rate
         self._channels = channels
