@@ -1055,7 +1055,7 @@ def main() -> int:
         export(detector, None, args.out, args.channels)
     bgr = args.face_channels == 3 or colour  # the classifier's crops are cut in colour
     mined, mined_meta, errors = mine_detector(args.out, images, data["dice"], chosen, args.seed,
-                                              crop_from=unpack_images(data, 3) if colour and args.channels == 1 else None, store=store)
+                                              crop_from=unpack_images(data, 3) if bgr and args.channels == 1 else None, store=store)
     if not bgr and mined.ndim == 4:  # hard negatives cut from colour images
         mined = np.stack([cv2.cvtColor(c, cv2.COLOR_BGR2GRAY) for c in mined])
     crops = [data["crops" if bgr else "crops_grey"], mined]
