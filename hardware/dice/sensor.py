@@ -43,6 +43,14 @@ from .settle import SettleDetector, SettleParams
 
 log = logging.getLogger(__name__)
 
+# Pip dice whose reading boxes are smaller than this (px, the median of a settled roll's dice) are too small for
+# their pips to be read reliably, whatever the reader: read in sample by five classifiers (docs/dice.md, session
+# 25), white-paper's dice under 20 px were read right 0.24-0.43 and those of 20-25 px 0.59-0.68 (50 px and more
+# 0.97); held out, hex-trays' under 30 px 0.20 (session 22). The reading box is 0.87-1.07 of the labelled side at
+# the median on each of the five real groups (`DiceReader.pip_die_sides`), so the hint's 22 px lies at
+# about 20-25 labelled px. Only a hint in the status: the readings are unchanged.
+SMALL_DIE_PX = 22
+
 
 class DiceSensor(Sensor):
     name = "camera"
@@ -83,6 +91,7 @@ class DiceSensor(Sensor):
         self._dropped = 0  # dice the last read found beyond the game's count (``_likeliest``)
         self._profile_news = False  # a reload's outcome, for the worker to put in the status
         self.region_error = ""  # why the tray region does not fit the camera's frames ("" when it does)
+        self.size_error = ""  # the pip dice of the last roll are too small to read well ("" when they are not)
 
     # -- what the app tells the sensor -------------------------------------
     def request(self, dice: DiceRequest | None) -> None:
@@ -133,7 +142,7 @@ class DiceSensor(Sensor):
         """Online, with the camera in use and a profile that could not be used (if any)."""
         source = self._source  # read once: the worker may drop it meanwhile
         if source is not None:
-            note = f"; {self.region_error}" if self.region_error else ""
+            note = "".join(f"; {e}" for e in (self.region_error, self.size_error) if e)
             note += f"; {self.profile_error} (not used, the old profile stays)" if self.profile_error else ""
             self.set_status(True, source.description + note)
 
@@ -145,8 +154,27 @@ class DiceSensor(Sensor):
         if region is not None and (region[0] + region[2] > w or region[1] + region[3] > h):
             error = (f"the tray region {list(region)} is not inside the camera's {w}x{h} frames: "
                      "mark the tray again (Calibrate, Camera)")
-        if error != self.region_error:
-            self.region_error = error
+        self._note("region_error", error)
+
+    def _check_size(self, frame: np.ndarray, readings: list[DieReading]) -> None:
+        """Say in the status when a settled roll's pip dice look too small to read (a camera mounted too high or set
+        to a low resolution): the table's corrections would say something is wrong, but not what to change."""
+        if not any(r.kind == "pips" for r in readings):
+            return  # colour and symbol dice: nothing said about pips
+        sides = self.reader.pip_die_sides(frame)  # once a roll: the network's boxes, whichever reader read it
+        if not sides:
+            return
+        side = float(np.median(sides))
+        error = ""
+        if side < SMALL_DIE_PX:
+            error = (f"the dice look {side:.0f} px across, too small for their pips to be read well "
+                     f"(at least {SMALL_DIE_PX} px wanted): lower the camera or raise its resolution")
+        self._note("size_error", error)
+
+    def _note(self, name: str, error: str) -> None:
+        """One of the status's notes (``region_error``, ``size_error``) set: said again only when it changes."""
+        if error != getattr(self, name):
+            setattr(self, name, error)
             if error:
                 log.warning("camera: %s", error)
             self._set_online()
@@ -228,6 +256,7 @@ class DiceSensor(Sensor):
             confidence=round(max(0.0, min(1.0, confidence)), 3),
         )
         self.emit(event)
+        self._check_size(frame, readings)  # after the event: the roll is not held up by the hint
         return event
 
     def _open(self) -> bool:

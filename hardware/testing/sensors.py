@@ -111,6 +111,9 @@ class TableReader:
     def read(self, frame: np.ndarray, die: str = "d6", expected: int | None = None) -> list[Any]:
         return self.camera.readings()
 
+    def pip_die_sides(self, frame: np.ndarray) -> list[int]:
+        return []  # the table camera's frames hold no dice to measure: no size hint
+
 
 class DiceRig:
     """The real ``DiceSensor`` over a ``TableCamera``."""

@@ -169,6 +169,33 @@ def test_a_tray_region_outside_the_cameras_frames_is_said_in_the_status(shared_d
     assert sensor.region_error == "" and sensor.status.reason == "fake camera"
 
 
+def test_dice_too_small_to_read_well_are_said_in_the_status(shared_data: Path) -> None:
+    """A camera mounted too high (the webcam's photo at a quarter of its size: dice about 20 px across): the roll is
+    read and sent as before, and the status says what to change; a roll of dice large enough takes the note away."""
+    from hardware.dice.sensor import SMALL_DIE_PX
+
+    photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / "four_21.jpg"))
+    far = cv2.resize(photo, (160, 120), interpolation=cv2.INTER_AREA)
+    sensor = DiceSensor(lambda: FakeCamera([far]))
+    assert sensor._open()
+    sensor.request(DiceRequest("d6", 3))
+    (event,) = [e for e in (sensor.process(far) for _ in range(20)) if e is not None]
+    assert list(event.payload["faces"]) == [4, 4, 4]  # the hint changes no reading
+    sides = sorted(sensor.reader.pip_die_sides(far))
+    assert sides[1] < SMALL_DIE_PX, sides
+    assert sensor.online and sensor.status.reason == (
+        f"fake camera; the dice look {sides[1]} px across, too small for their pips to be read well "
+        f"(at least {SMALL_DIE_PX} px wanted): lower the camera or raise its resolution"
+    ), sensor.status.reason
+    near = cv2.imread(str(shared_data / "dice" / "webcam-train" / "dice_21.jpg"))  # another roll, full size
+    sensor.request(DiceRequest("d6", 3))
+    # a whole new scene in one frame is taken for a hand until it stays 45 frames (SettleParams.accept_after)
+    (event,) = [e for e in (sensor.process(near) for _ in range(60)) if e is not None]
+    assert list(event.payload["faces"]) == [1, 1, 1]  # ones: the classical reader's boxes hold one pip each,
+    assert min(max(r.box[2], r.box[3]) for r in sensor.last_readings) < SMALL_DIE_PX  # so its boxes do not judge size
+    assert sensor.size_error == "" and sensor.status.reason == "fake camera"
+
+
 def test_the_screen_wizard_records_the_size_the_camera_really_gives(tmp_path: Path) -> None:
     """A tray marked on a webcam's 1280 x 720 frames (asked for 640 x 480): the profile names 1280 x 720, so it is
     read back (it was refused at every start: the region did not fit the 640 x 480 it named)."""
