@@ -490,6 +490,11 @@ class BellwetherApp(App):
         if event.type == "whistle-doubt":  # hardware.whistle.sensor.DOUBT: kept, asked about where it matters
             self.whistle_doubt = event
             return True
+        if event.type == "camera-advice":  # hardware.dice.sensor.ADVICE: after a roll of dice too small to read well
+            if self.pending_roll is None:  # a check in progress keeps the line; the next such roll says it again
+                self.message = f"Camera: {event.get('text')}"
+                self.changed()
+            return True
         if event.type == "dice-entry":  # hardware.buttons.DICE_ENTRY: show what is being entered
             entered = ", ".join(str(v) for v in event.get("entered", ()))
             self.message = f"Buttons: entered {entered or 'nothing yet'}; showing {event.get('value')}."

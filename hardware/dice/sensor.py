@@ -51,6 +51,10 @@ log = logging.getLogger(__name__)
 # about 20-25 labelled px. Only a hint in the status: the readings are unchanged.
 SMALL_DIE_PX = 22
 
+# The hint above as a notice to the app after each roll of such dice (never a game event): the Table shows it on its
+# message line, where the table looks, not only in the Settings screen's sensor card.
+ADVICE = "camera-advice"
+
 
 class DiceSensor(Sensor):
     name = "camera"
@@ -167,8 +171,9 @@ class DiceSensor(Sensor):
         side = float(np.median(sides))
         error = ""
         if side < SMALL_DIE_PX:
-            error = (f"the dice look {side:.0f} px across, too small for their pips to be read well "
-                     f"(at least {SMALL_DIE_PX} px wanted): lower the camera or raise its resolution")
+            error = (f"dice {side:.0f} px across, too small to read well ({SMALL_DIE_PX} px or more): "
+                     "lower the camera or raise its resolution")
+            self.emit(Event(ADVICE, {"text": error}, time=self.clock(), source=Source.CAMERA))
         self._note("size_error", error)
 
     def _note(self, name: str, error: str) -> None:

@@ -59,9 +59,9 @@ class TableCamera:
             frame[y : y + bh, x : x + bw] = 235
         return frame
 
-    def show(self, die: str, faces: Sequence[Any], confidence: float | Sequence[float]) -> None:
-        """The dice come to rest showing ``faces`` (read at ``confidence``, one for all or one a die); each roll
-        lies somewhere else."""
+    def show(self, die: str, faces: Sequence[Any], confidence: float | Sequence[float], side: int = 50) -> None:
+        """The dice come to rest showing ``faces`` (read at ``confidence``, one for all or one a die), each ``side`` px
+        across as the reader measures them; each roll lies somewhere else."""
         from hardware.dice.model import DieReading
 
         sure = [float(confidence)] * len(faces) if isinstance(confidence, int | float) else list(confidence)
@@ -69,7 +69,7 @@ class TableCamera:
         with self._lock:
             self.rolls += 1
             y = 30 if self.rolls % 2 else 150  # away from the last roll, so it is a new one
-            boxes = [(20 + 70 * i + 10 * (self.rolls % 3), y, 50, 50) for i in range(len(faces))]
+            boxes = [(20 + 70 * i + 10 * (self.rolls % 3), y, side, side) for i in range(len(faces))]
             kind = "pips" if die == "d6" else "colour"
             self.shown = [DieReading(kind, f, c, b) for f, c, b in zip(faces, sure, boxes, strict=True)]
             self._frame = self._draw(boxes)
@@ -112,7 +112,7 @@ class TableReader:
         return self.camera.readings()
 
     def pip_die_sides(self, frame: np.ndarray) -> list[int]:
-        return []  # the table camera's frames hold no dice to measure: no size hint
+        return [max(r.box[2], r.box[3]) for r in self.camera.readings() if r.kind == "pips"]
 
 
 class DiceRig:
@@ -124,10 +124,10 @@ class DiceRig:
         self.camera = TableCamera()
         self.sensor = DiceSensor(lambda: self.camera, TableReader(self.camera), out, fps=fps)  # type: ignore[arg-type]
 
-    def roll(self, die: str, faces: Sequence[Any], confidence: float | Sequence[float] = 0.97) -> None:
+    def roll(self, die: str, faces: Sequence[Any], confidence: float | Sequence[float] = 0.97, side: int = 50) -> None:
         """Dice thrown into the tray; the sensor reports them once they settle
-        (and only while the game waits for a roll, as with real dice)."""
-        self.camera.show(die, list(faces), confidence)
+        (and only while the game waits for a roll, as with real dice); ``side``: how large they look, in px."""
+        self.camera.show(die, list(faces), confidence, side)
 
 
 # -- the microphone ----------------------------------------------------------------

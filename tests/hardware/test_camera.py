@@ -172,7 +172,7 @@ def test_a_tray_region_outside_the_cameras_frames_is_said_in_the_status(shared_d
 def test_dice_too_small_to_read_well_are_said_in_the_status(shared_data: Path) -> None:
     """A camera mounted too high (the webcam's photo at a quarter of its size: dice about 20 px across): the roll is
     read and sent as before, and the status says what to change; a roll of dice large enough takes the note away."""
-    from hardware.dice.sensor import SMALL_DIE_PX
+    from hardware.dice.sensor import ADVICE, SMALL_DIE_PX
 
     photo = cv2.imread(str(shared_data / "dice" / "webcam-train" / "four_21.jpg"))
     far = cv2.resize(photo, (160, 120), interpolation=cv2.INTER_AREA)
@@ -183,10 +183,14 @@ def test_dice_too_small_to_read_well_are_said_in_the_status(shared_data: Path) -
     assert list(event.payload["faces"]) == [4, 4, 4]  # the hint changes no reading
     sides = sorted(sensor.reader.pip_die_sides(far))
     assert sides[1] < SMALL_DIE_PX, sides
-    assert sensor.online and sensor.status.reason == (
-        f"fake camera; the dice look {sides[1]} px across, too small for their pips to be read well "
-        f"(at least {SMALL_DIE_PX} px wanted): lower the camera or raise its resolution"
-    ), sensor.status.reason
+    advice = (f"dice {sides[1]} px across, too small to read well ({SMALL_DIE_PX} px or more): "
+              "lower the camera or raise its resolution")
+    assert sensor.online and sensor.status.reason == f"fake camera; {advice}", sensor.status.reason
+    notices = []
+    while not sensor.out.empty():
+        notices.append(sensor.out.get_nowait())
+    events = [(e.type, dict(e.payload)) for e in notices if isinstance(e, Event)]
+    assert events == [("roll", {"die": "d6", "faces": (4, 4, 4)}), (ADVICE, {"text": advice})]  # after the roll
     near = cv2.imread(str(shared_data / "dice" / "webcam-train" / "dice_21.jpg"))  # another roll, full size
     sensor.request(DiceRequest("d6", 3))
     # a whole new scene in one frame is taken for a hand until it stays 45 frames (SettleParams.accept_after)

@@ -184,6 +184,26 @@ def miscounted_roll(ctx: Ctx) -> Iterator[float]:
 
 
 @scenario()
+def small_dice(ctx: Ctx) -> Iterator[float]:
+    """A camera mounted too high: Fleeced!'s first roll lies 15 px across in its frames. The roll is taken as read, and
+    the Table's message line says what to change; a roll of dice large enough is taken without it."""
+    app = ctx.app
+    yield from start_fleeced(ctx)
+    dice = ctx.rigs["dice"]
+    dice.roll("d6", [6, 5], side=15)
+    yield from wait_for(lambda: len(app.session.events) == 1 and app.message.startswith("Camera:"))
+    yield 0.3
+    ctx.result["small"] = table_facts(ctx)
+    ctx.result["small_problems"] = ctx.check("camera-small-dice")
+    dice.roll("d6", [2, 1])
+    yield from wait_for(lambda: len(app.session.events) == 2)
+    yield 0.5
+    ctx.result["large"] = table_facts(ctx)
+    ctx.result["rolls"] = [list(e.payload["faces"]) for e in app.session.events]
+    ctx.result["camera"] = app.hub.statuses["camera"].reason
+
+
+@scenario()
 def gpio_buttons(ctx: Ctx) -> Iterator[float]:
     """The GPIO buttons (real ButtonsSensor on gpiozero's MockFactory): a face
     button rolls, confirm accepts a doubtful camera reading, undo undoes."""

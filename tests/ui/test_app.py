@@ -72,6 +72,16 @@ def test_a_miscounted_camera_roll_is_checked_with_the_games_count(scenarios):
     assert r["sources"] == ["touch", "touch"]
 
 
+def test_dice_too_small_for_the_camera_are_said_on_the_table(scenarios):
+    r = scenarios.run("small_dice")
+    small = r["small"]
+    assert small["message"] == ("Camera: dice 15 px across, too small to read well (22 px or more): "
+                                "lower the camera or raise its resolution"), small
+    assert r["small_problems"] == []  # the message line shows it whole at 800x480
+    assert r["large"]["message"] == "" and r["rolls"] == [[6, 5], [2, 1]]
+    assert r["camera"] == "fake table camera", r["camera"]  # the note goes with the larger dice
+
+
 def test_gpio_buttons_roll_confirm_and_undo(scenarios):
     r = scenarios.run("gpio_buttons")
     assert r["pending_events"] == 1  # the doubtful reading waited for the table
