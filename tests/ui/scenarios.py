@@ -195,6 +195,12 @@ def small_dice(ctx: Ctx) -> Iterator[float]:
     yield 0.3
     ctx.result["small"] = table_facts(ctx)
     ctx.result["small_problems"] = ctx.check("camera-small-dice")
+    yield from ctx.tap_text("Settings")
+    yield 0.3
+    ctx.result["settings_texts"] = ctx.texts()
+    ctx.result["settings_problems"] = ctx.check("settings-small-dice")
+    yield from ctx.tap_text("Back")
+    yield 0.3
     dice.roll("d6", [2, 1])
     yield from wait_for(lambda: len(app.session.events) == 2)
     yield 0.5

@@ -78,6 +78,7 @@ def test_dice_too_small_for_the_camera_are_said_on_the_table(scenarios):
     assert small["message"] == ("Camera: dice 15 px across, too small to read well (22 px or more): "
                                 "lower the camera or raise its resolution"), small
     assert r["small_problems"] == []  # the message line shows it whole at 800x480
+    assert r["settings_problems"] == [] and any("too small to read well" in t for t in r["settings_texts"])  # its card
     assert r["large"]["message"] == "" and r["rolls"] == [[6, 5], [2, 1]]
     assert r["camera"] == "fake table camera", r["camera"]  # the note goes with the larger dice
 
