@@ -28,6 +28,11 @@ class DieReading:
         x, y, w, h = self.box
         return (x + w / 2.0, y + h / 2.0)
 
+    @property
+    def side(self) -> int:
+        """The box's longer side, px: the die's size as its reader measured it."""
+        return max(self.box[2], self.box[3])
+
     def to_json(self) -> dict[str, Any]:
         return {
             "kind": self.kind,

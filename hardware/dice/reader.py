@@ -100,7 +100,7 @@ class DiceReader:
         """The sides (px) of the pip dice the network reads in ``frame``, within the tray region: its boxes are about
         the labelled side (0.87-1.07 at the median on each of the five real groups), where the classical reader's box holds only
         the pips (a one's is one pip wide)."""
-        return [max(r.box[2], r.box[3]) for r in shared_reader(self.weights).read(frame, self.region)]
+        return [r.side for r in shared_reader(self.weights).read(frame, self.region)]
 
     @classmethod
     def from_profile(cls, profile: object | None) -> DiceReader:

@@ -45,7 +45,7 @@ def same_dice(a: Sequence[DieReading], b: Sequence[DieReading], tolerance: float
         return False
     left = list(b)
     for r in a:
-        size = max(r.box[2], r.box[3], 1)
+        size = max(r.side, 1)
         match = next(
             (
                 o

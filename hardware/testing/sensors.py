@@ -112,7 +112,7 @@ class TableReader:
         return self.camera.readings()
 
     def pip_die_sides(self, frame: np.ndarray) -> list[int]:
-        return [max(r.box[2], r.box[3]) for r in self.camera.readings() if r.kind == "pips"]
+        return [r.side for r in self.camera.readings() if r.kind == "pips"]
 
 
 class DiceRig:

@@ -196,7 +196,7 @@ def test_dice_too_small_to_read_well_are_said_in_the_status(shared_data: Path) -
     # a whole new scene in one frame is taken for a hand until it stays 45 frames (SettleParams.accept_after)
     (event,) = [e for e in (sensor.process(near) for _ in range(60)) if e is not None]
     assert list(event.payload["faces"]) == [1, 1, 1]  # ones: the classical reader's boxes hold one pip each,
-    assert min(max(r.box[2], r.box[3]) for r in sensor.last_readings) < SMALL_DIE_PX  # so its boxes do not judge size
+    assert min(r.side for r in sensor.last_readings) < SMALL_DIE_PX  # so its boxes do not judge size
     assert sensor.size_error == "" and sensor.status.reason == "fake camera"
 
 
