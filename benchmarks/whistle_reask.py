@@ -17,7 +17,7 @@ seed's rows (``whistle_eval.build_sources``) through the combined detector with 
   detector and the wizard's profile, the shipped verifier as the eval's calibration table uses), per blow.
 - ``--gate KEY=V[+KEY=V],...`` (session 20): the default against ``CombinedParams`` with those fields (e.g. the gate's
   steady low line read looser: ``weak_low_db=6+steady_low_db=10``), the same per-row comparison with the p95 of the
-  blows both hear.
+  blows both hear; a key ``s4.NAME`` (session 26) sets session 4's ``DetectorParams.NAME`` instead.
 - ``--cand-folds PATH`` (session 19): the default with the ``--folds`` verifiers against the default with another
   set of the same seed's fold verifiers (e.g. trained at ``whistle_eval.py --train-scale 3``), the same comparison.
 
@@ -198,6 +198,12 @@ def calibration(seed: int, holds: list[str]) -> None:
             print(f"calibration rows gained, {col}: {gain:+d}")
 
 
+def _set(params, key: str, value: str):
+    """``params`` with one field set from text, the field keeping its type (relook=3 an int, ring_guard=1 a bool)."""
+    kind = type(getattr(params, key))
+    return replace(params, **{key: float(value) != 0 if kind is bool else kind(float(value))})
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, required=True)
@@ -235,11 +241,13 @@ def main() -> int:
     # The default with --folds: both comparisons below measure against it, so it is run once (1-2 min a seed).
     base = run(rows, folds, default) if args.cand_folds or args.sub_hold or args.gate else None
     for spec in filter(None, args.gate.split(",")):
-        gp = CombinedParams()
+        gp, sp = CombinedParams(), DetectorParams()
         for k, v in (kv.split("=") for kv in spec.split("+")):
-            kind = type(getattr(gp, k))  # each field keeps its type: relook=3 an int, ring_guard=1 a bool
-            gp = replace(gp, **{k: float(v) != 0 if kind is bool else kind(float(v))})
-        cand = run(rows, folds, lambda v, gp=gp: CombinedDetector.of(verifier=v, params=gp))
+            if k.startswith("s4."):  # session 26: session 4's half, e.g. s4.low_line_db=12
+                sp = _set(sp, k[3:], v)
+            else:
+                gp = _set(gp, k, v)
+        cand = run(rows, folds, lambda v, gp=gp, sp=sp: CombinedDetector.of(sp, verifier=v, params=gp))
         compare(rows, base, cand, f"CombinedParams {spec}", "the default")
     if args.gate and not (args.cand_folds or args.sub_hold or args.diag or args.variants):
         print(f"done {time.time() - t0:.0f} s")
