@@ -559,18 +559,20 @@ class CombinedDetector(StreamDetector):
         keep = frame >= at - self.params.noise_pre
         got, since = got[keep], frame[keep] >= at
         lo, hi = HARM_BINS
-        db = 10 * np.log10(got[:, lo:hi] + EPS)
-        kern = np.ones(HARM_SMOOTH) / HARM_SMOOTH
-        env = np.apply_along_axis(lambda r: np.convolve(r, kern, mode="same"), 1, db)
-        fine = db - env
-        fine[:, : HARM_SMOOTH // 2] = 0.0
-        fine[:, -(HARM_SMOOTH // 2) :] = 0.0
-        kk = k - lo  # the line itself (and its +-3 bins) is not a comb
-        fine[:, max(0, kk - 3) : max(0, kk + 4)] = 0.0
-        fine -= fine.mean(axis=1, keepdims=True)
-        e = (fine * fine).sum(axis=1) + EPS
-        acf = np.stack([(fine[:, :-lag] * fine[:, lag:]).sum(axis=1) / e for lag in range(*HARM_LAGS)], axis=1)
-        per = acf.max(axis=1)
+        per = np.zeros(0)  # no frames kept yet (a stream's first frames): nothing combs
+        if len(got):
+            db = 10 * np.log10(got[:, lo:hi] + EPS)
+            kern = np.ones(HARM_SMOOTH) / HARM_SMOOTH
+            env = np.apply_along_axis(lambda r: np.convolve(r, kern, mode="same"), 1, db)
+            fine = db - env
+            fine[:, : HARM_SMOOTH // 2] = 0.0
+            fine[:, -(HARM_SMOOTH // 2) :] = 0.0
+            kk = k - lo  # the line itself (and its +-3 bins) is not a comb
+            fine[:, max(0, kk - 3) : max(0, kk + 4)] = 0.0
+            fine -= fine.mean(axis=1, keepdims=True)
+            e = (fine * fine).sum(axis=1) + EPS
+            acf = np.stack([(fine[:, :-lag] * fine[:, lag:]).sum(axis=1) / e for lag in range(*HARM_LAGS)], axis=1)
+            per = acf.max(axis=1)
         harm, harm_on = (float(np.percentile(per[part], 75)) if part.any() else 0.0 for part in (~since, since))
         win = p[:, k - w : k + w + 1]
         m = win.argmax(axis=1) + k - w
