@@ -118,7 +118,8 @@ class CombinedParams:
     # weak_low_db > 0 a steady low line down to weak_low_db under the whistle also counts, when no other reason
     # speaks, unless the report decays like a struck glass over a pan's ring (the ring test below, always on for
     # it).  0: off.  Judged at 6 with steady_low_db 10 on seed 30: blows +9 (hum +5), none lost, but music +4.9 %
-    # where 2 % was allowed (its flute notes over held chords): off (docs/whistle.md, session 20).
+    # where 2 % was allowed (its flute notes over held chords): off (docs/whistle.md, session 20).  Session 26: judged alone
+    # on seed 39 by a rule allowing music 8 %: +8 blows, music +3.8 %, clatter +1, ESC-10 +1: on (docs/whistle.md).
     weak_low_db: float = 6.0
     # Session 11's fourth step, retried in session 12 behind the ring guard: a strict cascade yes also counts,
     # when no other reason speaks, while the band below 1 kHz neither swings (low_swing_db <= quiet_swing_db)
