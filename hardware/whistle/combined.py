@@ -111,15 +111,16 @@ class CombinedParams:
     # Above this, neither rule below may speak for the shipped detector.
     voice_swing_db: float = 3.5
     low_line_db: float = 0.0  # a line below 1 kHz at least as strong as the whistle's,
-    steady_low_db: float = 8.0  # and no more than this over its own floor: a steady hum (a voice is new sound)
+    steady_low_db: float = 10.0  # and no more than this over its own floor: a steady hum (a voice is new sound)
     # Session 20 (the hum row: of seeds 28-29's 52 missed hum blows, the gate refused 26 the verifier had accepted, most
     # of them with a steady low line a few dB *under* the whistle, or 8-10 dB over its floor: a hum the 4 s floor
     # has not yet learned; session 4 missed them reading that line as the whistle's fundamental).  With
     # weak_low_db > 0 a steady low line down to weak_low_db under the whistle also counts, when no other reason
     # speaks, unless the report decays like a struck glass over a pan's ring (the ring test below, always on for
     # it).  0: off.  Judged at 6 with steady_low_db 10 on seed 30: blows +9 (hum +5), none lost, but music +4.9 %
-    # where 2 % was allowed (its flute notes over held chords): off (docs/whistle.md, session 20).
-    weak_low_db: float = 0.0
+    # where 2 % was allowed (its flute notes over held chords): off (docs/whistle.md, session 20).  Session 26: judged alone
+    # on seed 39 by a rule allowing music 8 %: +8 blows, music +3.8 %, clatter +1, ESC-10 +1: on (docs/whistle.md).
+    weak_low_db: float = 6.0
     # Session 11's fourth step, retried in session 12 behind the ring guard: a strict cascade yes also counts,
     # when no other reason speaks, while the band below 1 kHz neither swings (low_swing_db <= quiet_swing_db)
     # nor holds much new sound (quiet_over_min_db <= low_over_db <= voice_over_db).  Alone (session 11, seed 9,

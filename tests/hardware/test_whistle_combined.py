@@ -52,15 +52,22 @@ def test_two_blows_are_two_events(tmp_path):
     assert abs(found[0].onset - 1.0) < 0.1 and abs(found[1].onset - 2.5) < 0.1
 
 
+# The gate's reasons as they stood before session 26 made the weak low line a default: the tests of the older routes
+# read them alone (docs/whistle.md, session 26).
+BEFORE_26 = {"noise_line": False, "weak_low_db": 0.0, "steady_low_db": 8.0}
+
+
 def test_the_gate_says_why_the_shipped_detector_cannot_hear(tmp_path):
     rng = np.random.default_rng(4)
 
-    def reasons(x: np.ndarray, hz: float) -> list[str]:
-        det = CombinedDetector()
+    def reasons(x: np.ndarray, hz: float, params: CombinedParams = CombinedParams(**BEFORE_26)) -> list[str]:  # noqa: B008
+        det = CombinedDetector(params)
         detect(x[: round(1.3 * RATE)], det)  # up to 0.3 s into the blow
         return det.evidence(hz).reasons(det.params)
 
-    assert reasons(wav(tmp_path, ta.in_room(ta.tone(2500, 0.8, amp=0.2))), 2500) == []
+    tone = wav(tmp_path, ta.in_room(ta.tone(2500, 0.8, amp=0.2)))
+    assert reasons(tone, 2500) == []
+    assert reasons(tone, 2500, CombinedParams()) == []  # the weak low line (on since session 26) needs a low line
     trill = wav(tmp_path, ta.in_room(ws.pea_trill(rng, 2800.0, 0.5) * 0.3))
     assert "trill" in reasons(trill, 2800)
     under = wav(tmp_path, ta.in_room(ta.tone(3000, 0.8, amp=0.03)) + hum())
@@ -207,7 +214,7 @@ def test_loud_pea_trills_in_hall_noise():
         return {name: heard_of(scenes, lambda p=replace(params, relook=relook): CombinedDetector(p))  # noqa: B008
                 for name, params in routes}
 
-    assert heard(0) == {"off": 12, "spread": 15}
+    assert heard(0) == {"off": 14, "spread": 16}  # session 26's noise reason and weak low line: 12 and 15 before
     assert heard(2) == {"off": 16, "spread": 16}
 
 
@@ -357,7 +364,7 @@ def test_loud_clean_trills_are_shown_to_the_verifier_as_it_was_trained():
 
 def looking(relook: int, cascade: CascadeDetector | None = None) -> tuple[CombinedDetector, list[tuple[float, bool]]]:
     """A combined detector that logs each cascade-only look: (the report's onset, the gate's verdict)."""
-    det = CombinedDetector(CombinedParams(relook=relook), cascade=cascade)
+    det = CombinedDetector(CombinedParams(relook=relook, **BEFORE_26), cascade=cascade)
     looks: list[tuple[float, bool]] = []
     det.on_cascade = lambda d, _ev, ok: looks.append((d.onset, ok))
     return det, looks
@@ -437,8 +444,8 @@ def test_a_weak_steady_low_line_is_a_reason_only_when_asked_and_nothing_else_spe
     from hardware.whistle.combined import WEAK_LOW, Evidence
 
     on = replace(CombinedParams(), **WEAK)
-    assert CombinedParams().weak_low_db == 0.0
-    assert Evidence(0.9, -4.0, 9.0, 0.0).reasons(CombinedParams()) == []
+    assert CombinedParams().weak_low_db == 6.0 and CombinedParams().steady_low_db == 10.0  # on since session 26
+    assert Evidence(0.9, -4.0, 9.0, 0.0).reasons(CombinedParams(**BEFORE_26)) == []
     assert Evidence(0.9, -4.0, 9.0, 0.0).reasons(on) == [WEAK_LOW]
     assert Evidence(0.9, -6.5, 9.0, 0.0).reasons(on) == []  # farther under the whistle than 6 dB
     assert Evidence(0.9, -4.0, 11.0, 0.0).reasons(on) == []  # new sound, not a hum the floor has learned
@@ -451,9 +458,9 @@ def test_a_held_blow_a_few_db_over_a_learned_hum_is_heard_with_weak_low_db(tmp_p
 
     x = wav(tmp_path, quiet_low_room(held_two_tone() * 0.3, hum_amp=0.006, start=0.0))  # the hum line 2.7 dB under the whistle's
     assert detect(x, WhistleDetector()) == []  # two lines: session 4's dominance fails
-    assert detect(x, gated()) == []  # the low line weaker than the whistle: no reason, as shipped
+    assert detect(x, gated(**BEFORE_26)) == []  # the low line weaker than the whistle: no reason before session 26
     looks = []
-    det = gated(**WEAK)
+    det = gated()  # the weak low line, a default since session 26
     det.on_cascade = lambda d, ev, ok: looks.append((ev.reasons(det.params), ok))
     found = detect(x, det)
     assert len(found) == 1 and abs(found[0].peak_hz - 2500) < 60 and abs(found[0].onset - 2.0) < 0.1
@@ -578,9 +585,10 @@ def talk(seed: int, f0: float = 160.0, seconds: float = 0.8, peak: float = 2800.
 
 
 def noise_route(**params: object) -> tuple[CombinedDetector, list]:
-    """A sure verifier (every candidate a strict yes), the gate's looks kept."""
-    det = CombinedDetector(CombinedParams(**params), cascade=CascadeDetector(CascadeParams(threshold=0.96, accepts=1),
-                                                                             verifier=always))
+    """A sure verifier (every candidate a strict yes), the gate's looks kept; the gate and session 4 as before session 26
+    but for ``params`` (the noise reason's own tests)."""
+    det = CombinedDetector(CombinedParams(**{**BEFORE_26, **params}), WhistleDetector(DetectorParams(low_line_db=0.0)),
+                           CascadeDetector(CascadeParams(threshold=0.96, accepts=1), verifier=always))
     looks: list = []
     det.on_cascade = lambda _d, ev, ok: looks.append((ev, ok))
     return det, looks
@@ -596,7 +604,7 @@ def test_a_blow_under_rain_is_heard_with_the_noise_reason_and_crows_cries_voices
         x = rain(seed)
         ta.place(x, _blown(np.random.default_rng(seed), 3000.0) * 0.05, 1.0)
         x = wav(tmp_path, x)
-        if detect(x, WhistleDetector()) or detect(x, noise_route()[0]):
+        if detect(x, WhistleDetector(DetectorParams(low_line_db=0.0))) or detect(x, noise_route()[0]):
             continue
         det, looks = noise_route(noise_line=True)
         found = detect(x, det)
@@ -634,29 +642,26 @@ def test_the_noise_reason_reads_a_detector_that_has_heard_nothing_yet():
     assert ev.harm == ev.harm_on == 0.0
 
 
-# -- session 26: three near misses together (judged on seeds 37 and 38: failed, off) ---------------------------------
-
-SESSION_26 = {"noise_line": True, "weak_low_db": 6.0, "steady_low_db": 10.0}  # with DetectorParams(low_line_db=12.0)
+# -- session 26: the weak low line, on by default (judged alone on seed 39: passed) ------------------------------------
 
 
-def test_a_real_blow_under_hum_and_motors_is_heard_with_session_26s_three_options(shared_data):
+def test_a_real_blow_under_hum_and_motors_is_heard_by_the_default(shared_data):
     """Issue #15's hum: a real robot blow under mains hum, a 0.8-1 kHz line and motors (the eval's hum row's background),
-    at -8, -4 and 0 dB, the shipped verifier.  The default misses 11 of these 30 (the hum's line beats the blow's
-    dominance, and the gate finds no reason); session 26's candidate, session 13's low lines with session 20's weak low
-    line and session 22's noise reason, hears every one, once, on the blow.  It failed its rule on seed 38 (clatter
-    and one blow's latency; docs/whistle.md, session 26): the options stay off, and this is their lead."""
+    at -8, -4 and 0 dB, the shipped verifier.  Before session 26 the combined detector missed 11 of these 30 (the hum's
+    line beat the blow's dominance, and the gate found no reason: the hum's line a few dB under the whistle's); with
+    the weak low line on (docs/whistle.md, session 26) it hears every one, once, on the blow."""
     x = ws.blow_piece(resample(*read_wav(shared_data / "whistle" / "robot-clips" / "whistle" / "whistle_1_metre.wav")))
     x = (x / np.max(np.abs(x))).astype(np.float32)
-    candidate = CombinedDetector(CombinedParams(**SESSION_26), WhistleDetector(DetectorParams(low_line_db=12.0)))
-    heard = {"default": 0, "candidate": 0}
+    before = CombinedDetector(CombinedParams(**BEFORE_26))
+    heard = {"default": 0, "before": 0}
     for snr in (-8.0, -4.0, 0.0):
         for seed in range(10):
             rng = np.random.default_rng(seed)
             s = ws.scene("hum", ws.low_rumble(3.0, rng) + ta.pink_noise(3.0, amp=0.03, seed=seed), x, snr, rng)
             (a, b), = s.blows
-            for name, det in (("default", CombinedDetector()), ("candidate", candidate)):
+            for name, det in (("default", CombinedDetector()), ("before", before)):
                 det.reset()
                 found = detect(s.samples, det)
                 assert all(in_window(d.detected_at, a, b) for d in found) and len(found) <= 1, (name, snr, seed, found)
                 heard[name] += len(found)
-    assert heard == {"default": 19, "candidate": 30}, heard
+    assert heard == {"default": 30, "before": 19}, heard
