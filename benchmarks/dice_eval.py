@@ -31,6 +31,11 @@ gate tuned on that fold's training groups only, beside the fold's network
 and the classical reader on the same photos; ``--parts gate`` tunes the
 shipped gate (the shipped network, every group: its training groups).
 
+``--zoom Z ...`` (session 27) reads the leave-one-group-out table again as cameras Z times closer would take each
+photo: ``closer``'s window of 1/Z of the photo round its dice, enlarged back to the photo's size, the labels with
+it (a photo whose dice do not fit in that window is left out, and the rows say how many photos remain). An enlarged
+crop is blurrier than a closer camera's photo (no detail is added): a harsher test of large dice, not a kinder one.
+
 ``--manifest`` reads one ``path,values,count`` manifest with the shipped
 reader (the former report: failures by category, confusion).
 """
@@ -38,6 +43,7 @@ reader (the former report: failures by category, confusion).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections import Counter
@@ -87,6 +93,42 @@ def outcome(item: labelled.Labelled, readings: list, ms: float) -> tuple[bool, i
     return (got == item.values, match(item.dice, readings), len(item.dice), len(got) == len(item.dice), ms)
 
 
+def load(img: np.ndarray | Callable[[], np.ndarray] | None, item: labelled.Labelled) -> np.ndarray:
+    """A photo's frame: decoded from its file (None), made on demand (a callable: ``closer``'s), or as given."""
+    if img is None:
+        return read_image(item.path)
+    return img() if callable(img) else img
+
+
+def closer(img: np.ndarray | None, item: labelled.Labelled, zoom: float) -> tuple[Callable[[], np.ndarray], labelled.Labelled] | None:
+    """The photo as a camera ``zoom`` times closer would take it: the window of 1/zoom of its width and height centred
+    on its dice (moved inside the photo), enlarged back to the photo's size, and its labels moved and scaled with it;
+    None when its dice do not fit in that window (or it has none)."""
+    if not item.dice:
+        return None
+    frame = load(img, item)
+    h, w = frame.shape[:2]
+    cw, ch = w / zoom, h / zoom
+    x0, x1 = min(d.x - d.size / 2 for d in item.dice), max(d.x + d.size / 2 for d in item.dice)
+    y0, y1 = min(d.y - d.size / 2 for d in item.dice), max(d.y + d.size / 2 for d in item.dice)
+    if x1 - x0 > cw or y1 - y0 > ch:
+        return None
+    left = min(max(0.0, (x0 + x1 - cw) / 2), w - cw)
+    top = min(max(0.0, (y0 + y1 - ch) / 2), h - ch)
+    warp = np.float32([[zoom, 0, -left * zoom], [0, zoom, -top * zoom]])
+    dice = tuple(labelled.LabelledDie((d.x - left) * zoom, (d.y - top) * zoom, d.size * zoom, d.value) for d in item.dice)
+
+    def view() -> np.ndarray:
+        return cv2.warpAffine(load(img, item), warp, (w, h), flags=cv2.INTER_LINEAR)
+
+    return view, dataclasses.replace(item, dice=dice)
+
+
+def zoomed(items: dict[str, list], zoom: float) -> dict[str, list]:
+    """Every group's photos through ``closer`` (those whose dice fit)."""
+    return {g: [z for img, item in group if (z := closer(img, item, zoom)) is not None] for g, group in items.items()}
+
+
 def timed_read(reader, frame: np.ndarray) -> tuple[list, float]:
     started = time.process_time()
     readings = reader.read(frame)
@@ -96,7 +138,7 @@ def timed_read(reader, frame: np.ndarray) -> tuple[list, float]:
 def score(reader, items: list[tuple[np.ndarray | None, labelled.Labelled]]) -> dict[str, dict[str, float]]:
     rows = []
     for img, item in items:
-        readings, ms = timed_read(reader, read_image(item.path) if img is None else img)
+        readings, ms = timed_read(reader, load(img, item))
         rows.append((item, outcome(item, readings, ms)))
     return summarise(rows)
 
@@ -106,7 +148,7 @@ def score_both(net: NetReader, items: list[tuple[np.ndarray | None, labelled.Lab
     photo's labelled number of dice, as the app's ``DiceRequest.count``): each photo decoded once, read twice."""
     today, counted = [], []
     for img, item in items:
-        frame = read_image(item.path) if img is None else img
+        frame = load(img, item)
         today.append((item, outcome(item, *timed_read(net, frame))))
         started = time.process_time()
         readings = net.read(frame, expected=len(item.dice))
@@ -210,12 +252,16 @@ def speed(reader: NetReader) -> None:
 def logo(
     folds: Path, only: list[str] | None, parts: set[str], sample: int, gate_photos_n: int = GATE_PHOTOS,
     readers: set[str] = frozenset({"net", "classical", "hybrid"}), speed_weights: Path = WEIGHTS,
+    zooms: tuple[float, ...] = (),
 ) -> None:
     cv2.setNumThreads(1)
     items = groups_items(shared_data())
     header = f"  {'group':<30} {'images':>6}  {'image':>6}  {'die':>6}  {'count':>6}  {'ms':>6}"
     if "logo" in parts:
         logo_table(folds, only, items, header)
+        for zoom in zooms:
+            print(f"As a camera {zoom:g} times closer would take each photo (the photos whose dice fit):")
+            logo_table(folds, only, zoomed(items, zoom), header, within=False)
     if "shipped" in parts:
         shipped_tables(only, items, header, sample, readers)
     if "hybrid" in parts:
@@ -238,18 +284,17 @@ def fold_readers(folds: Path, only: list[str] | None) -> Iterator[tuple[str, Net
         yield g, NetReader(weights)
 
 
-def logo_table(folds: Path, only: list[str] | None, items: dict, header: str) -> None:
+def logo_table(folds: Path, only: list[str] | None, items: dict, header: str, within: bool = True) -> None:
     print("Leave one group out: each group read by the reader trained and tuned on all the others")
     print(header)
     for g, net in fold_readers(folds, only):
         today, counted = score_both(net, items[g])
         print_rows(g, today)
         print_rows("  with the game's count", counted)
-    within = folds / "within"
-    if (within / "tuning.json").is_file():
+    if within and (folds / "within" / "tuning.json").is_file():
         print("Within group: trained on every group less a fifth of each group's split units, read on those")
         print(header)
-        reader = NetReader(within)
+        reader = NetReader(folds / "within")
         for g in only or labelled.GROUPS:
             if g == labelled.SYNTHETIC:
                 held = items[g]  # the synthetic test renders are never trained on
@@ -297,7 +342,7 @@ def both_reads(net: NetReader, items: list[tuple[np.ndarray | None, labelled.Lab
     classical = DiceReader(pip_reader="classical")
     out = []
     for img, item in items:
-        frame = read_image(item.path) if img is None else img
+        frame = load(img, item)
         if id(item) not in _classical_cache:
             _classical_cache[id(item)] = timed_read(classical, frame)
         out.append(Both(item, *_classical_cache[id(item)], *timed_read(net, frame)))
@@ -431,11 +476,16 @@ def main() -> int:
                     help="--parts shipped: which readers' tables")
     ap.add_argument("--weights", type=Path, default=WEIGHTS,
                     help="--parts speed: the weights folder timed (a copy of the shipped one with a read-time option set)")
+    ap.add_argument("--zoom", type=float, nargs="*", default=[],
+                    help="--parts logo: the table again as cameras this many times closer would take each photo (> 1)")
     args = ap.parse_args()
+    if any(z <= 1 for z in args.zoom):
+        ap.error(f"--zoom: expected factors over 1, got {args.zoom}")
     if args.manifest:
         manifest_report(args)
     else:
-        logo(args.folds, args.groups, set(args.parts), args.sample, args.gate_photos, set(args.readers), args.weights)
+        logo(args.folds, args.groups, set(args.parts), args.sample, args.gate_photos, set(args.readers), args.weights,
+             tuple(args.zoom))
     return 0
 
 

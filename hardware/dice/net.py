@@ -83,6 +83,10 @@ FINE_HEAT = 0.3  # the peaks whose sides estimate the dice's size
 # trained on patches at 0.5-2x of its photos' dice finds dice far larger than those at about half their side
 # (fisheye-tray's 100 px dice, held out: 0.52 of their side at the median) and cuts them too tight.
 COARSE_ABOVE = FINE_SIDE**2 / FINE_BELOW  # 56.25 detector pixels
+# Session 27: the trigger as a tuning value (``coarse_above``, with ``coarse`` on; absent: COARSE_ABOVE). The first
+# pass finds dice far larger than it was trained on at about half their side, so at 56.25 the coarser look fires
+# only on dice over about 110 px at the detector; session 23 named FINE_SIDE x 1.25 as the lead.
+COARSE_ABOVE_RANGE = (FINE_SIDE, float(DETECT_SIDE))
 COARSE_MIN = 96
 # Session 23, dice scaled to a known size both ways (``normalise`` in tuning.json, a band B >= 1; absent or 0: off):
 # when the first pass's median side (heat >= FINE_HEAT) is under FINE_SIDE / B or over FINE_SIDE x B, the frame is
@@ -324,23 +328,41 @@ def measure_sides(frame_side: int) -> list[int]:
 
 
 def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool = False,
-              normalise: float = 0.0) -> int | None:
+              normalise: float = 0.0, coarse_above: float = COARSE_ABOVE) -> int | None:
     """The detector input side of the second pass: finer when the dice found are small (``fine``), coarser
-    when they are large (``coarse``), either way when they are outside the ``normalise`` band (when given, it
-    alone decides); None when the first pass's scale stands."""
+    when they are large (``coarse``: their median side over ``coarse_above``), either way when they are outside the
+    ``normalise`` band (when given, it alone decides); None when the first pass's scale stands."""
     found = peaks(heat[0], heat[1], FINE_HEAT)
     if not found:
         return None
     median = float(np.median([s for _, _, s, _ in found]))
     if normalise:
         return normalised_side(median, frame_side, normalise)
-    if coarse and median > COARSE_ABOVE:  # not capped at the frame, as judged (a frame under COARSE_MIN is enlarged)
-        side = max(COARSE_MIN, round(first_side(frame_side) * FINE_SIDE / median))
-        return side - side % 8
+    if coarse and median > coarse_above:  # not capped at the frame, as judged (a frame under COARSE_MIN is enlarged)
+        return coarser_for(median, first_side(frame_side))
     if not fine or median >= FINE_BELOW:
         return None
     side = fine_side_for(median, frame_side)
     return side if side >= first_side(frame_side) * 1.25 else None
+
+
+def coarser_for(median: float, side: int) -> int:
+    """The detector input side that shows dice of ``median`` px, read at ``side``, at about FINE_SIDE (not under
+    COARSE_MIN), a multiple of 8."""
+    new = max(COARSE_MIN, round(side * FINE_SIDE / median))
+    return new - new % 8
+
+
+def coarser_again(heat: np.ndarray, side: int, coarse_above: float) -> int | None:
+    """Session 27: a further coarser look after one read at ``side``, when its dice still look larger than
+    ``coarse_above`` (the first pass's estimate of large dice is low, so one look leaves them large) and the
+    new side is smaller by more than NORMALISE_SKIP; None when that look stands."""
+    found = peaks(heat[0], heat[1], FINE_HEAT)
+    if not found:
+        return None
+    median = float(np.median([s for _, _, s, _ in found]))
+    new = coarser_for(median, side) if median > coarse_above else side
+    return new if new < side - NORMALISE_SKIP else None
 
 
 def top_faces(dice: list[tuple[float, float, float, float]], shift: float,
@@ -446,7 +468,9 @@ class NetReader:
         self.min_face = value.number("min_face", 0.5)
         self.same_die = value.number("same_die", SAME_DIE)
         self.fine = value.flag("fine", False)  # the finer second pass (tuned: on or off)
-        self.coarse = value.flag("coarse", False)  # session 23: the coarser second pass (COARSE_ABOVE)
+        self.coarse = value.flag("coarse", False)  # session 23: the coarser second pass
+        self.coarse_above = value.number("coarse_above", COARSE_ABOVE, *COARSE_ABOVE_RANGE)  # session 27: its trigger
+        self.coarse_looks = value.choice("coarse_looks", 1, range(1, 5))  # session 27: looks while dice stay large
         self.normalise = value.band("normalise", NORMALISE_MAX)  # session 23: both ways, a band (0: off)
         self.channels = value.choice("channels", 1, (1, 3))  # the detector's input: 3 colour, 1 grey
         self.face_channels = value.choice("face_channels", 1, (1, 3))  # the classifier's crops: 3 colour, 1 grey
@@ -490,8 +514,16 @@ class NetReader:
     def heatmaps(self, frame: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
         """The first pass's heatmap, and the second pass's when `fine_side` asks for one (else None)."""
         first = self.heatmap(frame)
-        side = fine_side(first[0], max(frame.shape[:2]), self.fine, self.coarse, self.normalise)
-        return first, (self.heatmap(frame, side) if side else None)
+        side = fine_side(first[0], max(frame.shape[:2]), self.fine, self.coarse, self.normalise, self.coarse_above)
+        if not side:
+            return first, None
+        second = self.heatmap(frame, side)
+        for _ in range(self.coarse_looks - 1 if self.coarse and side < first_side(max(frame.shape[:2])) else 0):
+            side = coarser_again(second[0], side, self.coarse_above)
+            if side is None:
+                break
+            second = self.heatmap(frame, side)
+        return first, second
 
     def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None,
                die_side: float | None = None) -> list[tuple[float, float, float, float]]:

@@ -25,6 +25,7 @@ from hardware.dice.net import (
     WEIGHTS,
     NetReader,
     as_channels,
+    coarser_again,
     crop_die,
     detector_blob,
     fine_side,
@@ -106,6 +107,19 @@ def test_large_dice_get_a_coarser_second_look_when_asked() -> None:
     assert fine_side(_heat(250.0), 640, coarse=True) == COARSE_MIN  # a close-up: no smaller than COARSE_MIN
     assert fine_side(_heat(56.0), 640, coarse=True) is None and COARSE_ABOVE > 56  # up to FINE_BELOW's mirror: one pass
     assert fine_side(_heat(10.0), 640, fine=False, coarse=True) is None  # small dice: the finer look's, off here
+
+
+def test_the_coarser_looks_trigger_and_its_further_looks() -> None:
+    """Session 27: ``coarse_above`` moves the trigger; ``coarser_again`` looks once more while the dice found at the
+    last side still look large (the first pass's estimate of large dice is low)."""
+    assert fine_side(_heat(40.0), 640, coarse=True) is None  # under COARSE_ABOVE: one pass, as session 23's
+    assert fine_side(_heat(40.0), 640, coarse=True, coarse_above=37.5) == 240  # 320 x 30 / 40
+    assert fine_side(_heat(37.0), 640, coarse=True, coarse_above=37.5) is None
+    assert coarser_again(_heat(60.0), 240, 37.5) == 120  # read at 240, still 60 px: 240 x 30 / 60
+    assert coarser_again(_heat(36.0), 240, 37.5) is None  # about FINE_SIDE now: that look stands
+    assert coarser_again(_heat(40.0), 104, 37.5) is None  # 104 x 30 / 40 = 78 -> COARSE_MIN 96: within 8 px
+    assert coarser_again(_heat(300.0), 240, 37.5) == COARSE_MIN  # never under COARSE_MIN
+    assert coarser_again(np.zeros((2, 60, 80), np.float32), 240, 37.5) is None  # nothing found
 
 
 def test_dice_outside_the_normalise_band_are_read_again_at_about_fine_side_either_way() -> None:
@@ -383,6 +397,8 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
         *((("faces_extra", bad, f"expected a list of distinct file names in the weights folder, other than "
             f"dice_detector.onnx and dice_faces.onnx, got {bad!r}"))
           for bad in ("dice_faces_s17.onnx", ["../dice_faces_s17.onnx"], ["a.onnx", "a.onnx"], ["dice_faces.onnx"], [""], [17])),
+        *((("coarse_above", bad, f"expected a number from 30.0 to 320.0, got {bad!r}")) for bad in (20, 400, "large", True)),
+        *((("coarse_looks", bad, f"expected one of 1..4, got {bad!r}")) for bad in (0, 5, 1.5, True)),
         *((("crop_contexts", bad, f"expected a non-empty list of distinct numbers from 0.5 to 3.0, got {bad!r}"))
           for bad in (1.25, [], [1.25, 1.25], [1.25, "wide"], [True], [0.2], [1.25, 4])),
     ],

@@ -1,0 +1,43 @@
+"""``dice_eval.closer``: a labelled photo as a camera a few times closer would take it (session 27's --zoom)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from hardware.dice import labelled
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from dice_eval import closer, zoomed
+
+
+def _photo(*dice: tuple[float, float, float]) -> tuple[np.ndarray, labelled.Labelled]:
+    """A 640 x 480 grey photo with a white square where each die (x, y, side) lies, labelled 3."""
+    frame = np.zeros((480, 640, 3), np.uint8)
+    for x, y, s in dice:
+        frame[round(y - s / 2) : round(y + s / 2), round(x - s / 2) : round(x + s / 2)] = 255
+    item = labelled.Labelled(Path("photo.jpg"), "test", "u", tuple(labelled.LabelledDie(x, y, s, 3) for x, y, s in dice))
+    return frame, item
+
+
+def test_the_dice_are_enlarged_with_their_labels_and_the_window_stays_in_the_photo() -> None:
+    frame, item = _photo((100.0, 100.0, 40.0), (180.0, 140.0, 40.0))
+    view, near = closer(frame, item, 2.0)
+    out = view()
+    assert out.shape == frame.shape and near.values == item.values
+    assert [d.size for d in near.dice] == [80.0, 80.0]
+    for d in near.dice:  # each label lies on its enlarged white square, inside the frame
+        assert d.size / 2 <= d.x <= 640 - d.size / 2 and d.size / 2 <= d.y <= 480 - d.size / 2
+        assert out[round(d.y), round(d.x)].min() == 255
+        assert out[round(d.y - 0.6 * d.size), round(d.x)].max() == 0  # the square ends where its label does
+    # the dice lie near the photo's corner: the window is moved inside the photo, not cut by its edge
+    assert near.dice[0].x == 200.0 and near.dice[0].y == 200.0
+
+
+def test_a_photo_whose_dice_do_not_fit_the_window_is_left_out() -> None:
+    frame, item = _photo((100.0, 100.0, 40.0), (500.0, 100.0, 40.0))  # 440 px apart: more than 640 / 2
+    assert closer(frame, item, 2.0) is None and closer(frame, item, 1.4) is not None
+    assert closer(frame, labelled.Labelled(Path("empty.jpg"), "test", "u", ()), 2.0) is None
+    assert [len(g) for g in zoomed({"test": [(frame, item)]}, 2.0).values()] == [0]
