@@ -327,15 +327,20 @@ def measure_sides(frame_side: int) -> list[int]:
     return sides
 
 
+def median_side(heat: np.ndarray) -> float | None:
+    """The median side of the dice a pass found surely (heat >= FINE_HEAT), in its detector px; None: none found."""
+    found = peaks(heat[0], heat[1], FINE_HEAT)
+    return float(np.median([s for _, _, s, _ in found])) if found else None
+
+
 def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool = False,
               normalise: float = 0.0, coarse_above: float = COARSE_ABOVE) -> int | None:
     """The detector input side of the second pass: finer when the dice found are small (``fine``), coarser
     when they are large (``coarse``: their median side over ``coarse_above``), either way when they are outside the
     ``normalise`` band (when given, it alone decides); None when the first pass's scale stands."""
-    found = peaks(heat[0], heat[1], FINE_HEAT)
-    if not found:
+    median = median_side(heat)
+    if median is None:
         return None
-    median = float(np.median([s for _, _, s, _ in found]))
     if normalise:
         return normalised_side(median, frame_side, normalise)
     if coarse and median > coarse_above:  # not capped at the frame, as judged (a frame under COARSE_MIN is enlarged)
@@ -357,10 +362,9 @@ def coarser_again(heat: np.ndarray, side: int, coarse_above: float) -> int | Non
     """Session 27: a further coarser look after one read at ``side``, when its dice still look larger than
     ``coarse_above`` (the first pass's estimate of large dice is low, so one look leaves them large) and the
     new side is smaller by more than NORMALISE_SKIP; None when that look stands."""
-    found = peaks(heat[0], heat[1], FINE_HEAT)
-    if not found:
+    median = median_side(heat)
+    if median is None:
         return None
-    median = float(np.median([s for _, _, s, _ in found]))
     new = coarser_for(median, side) if median > coarse_above else side
     return new if new < side - NORMALISE_SKIP else None
 
@@ -512,7 +516,8 @@ class NetReader:
         return self.fine or self.coarse or bool(self.normalise)
 
     def heatmaps(self, frame: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
-        """The first pass's heatmap, and the second pass's when `fine_side` asks for one (else None)."""
+        """The first pass's heatmap, and the second pass's when `fine_side` asks for one (else None); with
+        ``coarse_looks`` over 1, a coarser second pass is itself looked at again (`coarser_again`) and the last one kept."""
         first = self.heatmap(frame)
         side = fine_side(first[0], max(frame.shape[:2]), self.fine, self.coarse, self.normalise, self.coarse_above)
         if not side:
