@@ -18,6 +18,8 @@ from hardware.testing.sensors import blocks_of
 from hardware.whistle import known
 from hardware.whistle.detector import RATE, detect, frames_of, power_of
 
+from .test_whistle_combined import BEFORE_26  # the gate as before session 26 made the weak low line a default
+
 
 def _low_toy_profile() -> Profile:
     """The real wizard's profile of a 700 Hz toy whistle (rich in harmonics), as whistle_eval calibrates it."""
@@ -44,7 +46,7 @@ def _detector(profile: Profile, guard: bool = True):
     blow first would hide (session 26's low lines, noise reason and weak low line hear some of these blows)."""
     profile = dataclasses.replace(profile, overrides={**profile.overrides, "low_line_db": 0.0})
     det = profile.detector("combined")
-    det.params = dataclasses.replace(det.params, noise_line=False, weak_low_db=0.0, steady_low_db=8.0)
+    det.params = dataclasses.replace(det.params, **BEFORE_26)
     if not guard and det.known is not None:
         det.known.params = dataclasses.replace(det.known.params, **known.UNGUARDED)
     return det
