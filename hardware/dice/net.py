@@ -103,6 +103,13 @@ COARSE_MIN = 96
 # typical ratio, against 0.60).
 MEASURE_STEP = 1.25
 MEASURE_PLATEAU = 0.8  # the sides within this share of the surest all vote: the median of their sizes (synthetic)
+# Session 28, a look at half the side (``half_look`` in tuning.json, a ratio R > 0; absent or 0: off): dice far larger
+# than the detector was trained on are found at a fraction of their side, or not at all (a camera three times closer
+# over the webcam's dice: 0.455 of them read), so neither coarser look fires. The frame is also read at half the
+# first pass's side (not under COARSE_MIN), and that pass is kept, as the coarser looks' start, when the dice it
+# finds surely (heat >= FINE_HEAT) are surer in all (`surety`) than R x the first pass's. The half pass costs a
+# quarter of the first.
+HALF_LOOK_MAX = 4.0
 NORMALISE_MAX = 8.0  # a wider band than this never fires on sizes the detector reports
 NORMALISE_SKIP = 8  # a second pass within this many px of the first's side is the first again: skipped
 # Session 11: the classifier's crop in one channel other than luminance grey (``face_colour`` in
@@ -351,6 +358,20 @@ def fine_side(heat: np.ndarray, frame_side: int, fine: bool = True, coarse: bool
     return side if side >= first_side(frame_side) * 1.25 else None
 
 
+def half_side(frame_side: int) -> int | None:
+    """Session 28: the half look's detector input side, half the first pass's (not under COARSE_MIN, a multiple of
+    8); None when that is not smaller than the first's by more than NORMALISE_SKIP."""
+    first = first_side(frame_side)
+    side = max(COARSE_MIN, first // 2)
+    side -= side % 8
+    return side if side < first - NORMALISE_SKIP else None
+
+
+def surety(heat: np.ndarray) -> float:
+    """Session 28: how surely a pass found dice, the sum of its sure peaks' heat (each die counted once)."""
+    return float(sum(p for *_, p in peaks(heat[0], heat[1], FINE_HEAT)))
+
+
 def coarser_for(median: float, side: int) -> int:
     """The detector input side that shows dice of ``median`` px, read at ``side``, at about FINE_SIDE (not under
     COARSE_MIN), a multiple of 8."""
@@ -476,6 +497,7 @@ class NetReader:
         self.coarse_above = value.number("coarse_above", COARSE_ABOVE, *COARSE_ABOVE_RANGE)  # session 27: its trigger
         self.coarse_looks = value.choice("coarse_looks", 1, range(1, 5))  # session 27: looks while dice stay large
         self.normalise = value.band("normalise", NORMALISE_MAX)  # session 23: both ways, a band (0: off)
+        self.half_look = value.number("half_look", 0.0, 0.0, HALF_LOOK_MAX)  # session 28: a look at half the side
         self.channels = value.choice("channels", 1, (1, 3))  # the detector's input: 3 colour, 1 grey
         self.face_channels = value.choice("face_channels", 1, (1, 3))  # the classifier's crops: 3 colour, 1 grey
         # Session 11: a one-channel crop projected on its own colours (``FACE_COLOURS``) instead of grey.
@@ -513,22 +535,35 @@ class NetReader:
     def second_look(self) -> bool:
         """Whether a second pass may be asked for (``fine``, ``coarse`` or ``normalise``); off, the first pass's
         peaks are not measured for it."""
-        return self.fine or self.coarse or bool(self.normalise)
+        return self.fine or self.coarse or bool(self.normalise) or bool(self.half_look)
 
     def heatmaps(self, frame: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
         """The first pass's heatmap, and the second pass's when `fine_side` asks for one (else None); with
         ``coarse_looks`` over 1, a coarser second pass is itself looked at again (`coarser_again`) and the last one kept."""
         first = self.heatmap(frame)
-        side = fine_side(first[0], max(frame.shape[:2]), self.fine, self.coarse, self.normalise, self.coarse_above)
-        if not side:
-            return first, None
-        second = self.heatmap(frame, side)
+        half = self.half(frame, first[0])
+        if half is not None:  # the half look's dice were surer: the coarser looks go on from it
+            side, second = half
+        else:
+            side = fine_side(first[0], max(frame.shape[:2]), self.fine, self.coarse, self.normalise, self.coarse_above)
+            if not side:
+                return first, None
+            second = self.heatmap(frame, side)
         for _ in range(self.coarse_looks - 1 if self.coarse and side < first_side(max(frame.shape[:2])) else 0):
             side = coarser_again(second[0], side, self.coarse_above)
             if side is None:
                 break
             second = self.heatmap(frame, side)
         return first, second
+
+    def half(self, frame: np.ndarray, first: np.ndarray) -> tuple[int, tuple[np.ndarray, float]] | None:
+        """Session 28 (``half_look``): the pass at `half_side` and its side when its dice are surer than
+        ``half_look`` x the first pass's; None when the first pass stands (or the option is off)."""
+        side = half_side(max(frame.shape[:2])) if self.half_look else None
+        if side is None:
+            return None
+        half = self.heatmap(frame, side)
+        return (side, half) if surety(half[0]) > self.half_look * surety(first) else None
 
     def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None,
                die_side: float | None = None) -> list[tuple[float, float, float, float]]:

@@ -30,9 +30,11 @@ from hardware.dice.net import (
     detector_blob,
     fine_side,
     first_side,
+    half_side,
     most_die_like,
     normalise_crops,
     shared_reader,
+    surety,
 )
 from hardware.dice.reader import DiceReader
 from hardware.image_file import read_image
@@ -120,6 +122,18 @@ def test_the_coarser_looks_trigger_and_its_further_looks() -> None:
     assert coarser_again(_heat(40.0), 104, 37.5) is None  # 104 x 30 / 40 = 78 -> COARSE_MIN 96: within 8 px
     assert coarser_again(_heat(300.0), 240, 37.5) == COARSE_MIN  # never under COARSE_MIN
     assert coarser_again(np.zeros((2, 60, 80), np.float32), 240, 37.5) is None  # nothing found
+
+
+def test_the_half_look_reads_at_half_the_first_pass_and_weighs_how_sure_each_pass_is() -> None:
+    """Session 28 (``half_look``): the half pass's side, and a pass's surety (its sure dice's heat, summed)."""
+    assert half_side(640) == DETECT_SIDE // 2 and half_side(4000) == DETECT_SIDE // 2
+    assert half_side(150) == COARSE_MIN  # a small tray region: never under COARSE_MIN
+    assert half_side(100) is None  # 96 is the first pass again (within NORMALISE_SKIP): no half look
+    assert surety(_heat(30.0)) == pytest.approx(2.7)  # three dice at 0.9
+    assert surety(np.zeros((2, 60, 80), np.float32)) == 0.0
+    weak = _heat(30.0)
+    weak[0][weak[0] > 0] = 0.2  # under FINE_HEAT: found, but not surely
+    assert surety(weak) == 0.0
 
 
 def test_dice_outside_the_normalise_band_are_read_again_at_about_fine_side_either_way() -> None:
@@ -399,6 +413,7 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
           for bad in ("dice_faces_s17.onnx", ["../dice_faces_s17.onnx"], ["a.onnx", "a.onnx"], ["dice_faces.onnx"], [""], [17])),
         *((("coarse_above", bad, f"expected a number from 30.0 to 320.0, got {bad!r}")) for bad in (20, 400, "large", True)),
         *((("coarse_looks", bad, f"expected one of 1..4, got {bad!r}")) for bad in (0, 5, 1.5, True)),
+        *((("half_look", bad, f"expected a number from 0.0 to 4.0, got {bad!r}")) for bad in (-1, 5, "twice", True)),
         *((("crop_contexts", bad, f"expected a non-empty list of distinct numbers from 0.5 to 3.0, got {bad!r}"))
           for bad in (1.25, [], [1.25, 1.25], [1.25, "wide"], [True], [0.2], [1.25, 4])),
     ],
