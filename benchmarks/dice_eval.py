@@ -103,7 +103,8 @@ def load(img: np.ndarray | Callable[[], np.ndarray] | None, item: labelled.Label
 def closer(img: np.ndarray | None, item: labelled.Labelled, zoom: float) -> tuple[Callable[[], np.ndarray], labelled.Labelled] | None:
     """The photo as a camera ``zoom`` times closer would take it: the window of 1/zoom of its width and height centred
     on its dice (moved inside the photo), enlarged back to the photo's size, and its labels moved and scaled with it;
-    None when its dice do not fit in that window (or it has none)."""
+    None when its dice do not fit in that window (or it has none). A ``zoom`` under 1 (session 28) is a camera
+    1/zoom times farther: the photo shrunk about its centre, its edges' pixels carried out to the frame's size."""
     if not item.dice:
         return None
     frame = load(img, item)
@@ -113,13 +114,15 @@ def closer(img: np.ndarray | None, item: labelled.Labelled, zoom: float) -> tupl
     y0, y1 = min(d.y - d.size / 2 for d in item.dice), max(d.y + d.size / 2 for d in item.dice)
     if x1 - x0 > cw or y1 - y0 > ch:
         return None
-    left = min(max(0.0, (x0 + x1 - cw) / 2), w - cw)
-    top = min(max(0.0, (y0 + y1 - ch) / 2), h - ch)
+    left = min(max(0.0, (x0 + x1 - cw) / 2), w - cw) if zoom > 1 else (w - cw) / 2
+    top = min(max(0.0, (y0 + y1 - ch) / 2), h - ch) if zoom > 1 else (h - ch) / 2
     warp = np.float32([[zoom, 0, -left * zoom], [0, zoom, -top * zoom]])
     dice = tuple(labelled.LabelledDie((d.x - left) * zoom, (d.y - top) * zoom, d.size * zoom, d.value) for d in item.dice)
 
     def view() -> np.ndarray:
-        return cv2.warpAffine(load(img, item), warp, (w, h), flags=cv2.INTER_LINEAR)
+        if zoom > 1:  # session 27's views, to the pixel
+            return cv2.warpAffine(load(img, item), warp, (w, h), flags=cv2.INTER_LINEAR)
+        return cv2.warpAffine(load(img, item), warp, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
     return view, dataclasses.replace(item, dice=dice)
 
@@ -260,7 +263,8 @@ def logo(
     if "logo" in parts:
         logo_table(folds, only, items, header)
         for zoom in zooms:
-            print(f"As a camera {zoom:g} times closer would take each photo (the photos whose dice fit):")
+            print(f"As a camera {zoom:g} times closer would take each photo (the photos whose dice fit):" if zoom > 1 else
+                  f"As a camera {1 / zoom:g} times farther would take each photo (shrunk, its edges carried out):")
             logo_table(folds, only, zoomed(items, zoom), header, within=False)
     if "shipped" in parts:
         shipped_tables(only, items, header, sample, readers)
@@ -477,10 +481,11 @@ def main() -> int:
     ap.add_argument("--weights", type=Path, default=WEIGHTS,
                     help="--parts speed: the weights folder timed (a copy of the shipped one with a read-time option set)")
     ap.add_argument("--zoom", type=float, nargs="*", default=[],
-                    help="--parts logo: the table again as cameras this many times closer would take each photo (> 1)")
+                    help="--parts logo: the table again as cameras this many times closer would take each photo (> 1; "
+                         "under 1: 1/Z times farther, session 28)")
     args = ap.parse_args()
-    if any(z <= 1 for z in args.zoom):
-        ap.error(f"--zoom: expected factors over 1, got {args.zoom}")
+    if any(z <= 0 or z == 1 for z in args.zoom):
+        ap.error(f"--zoom: expected factors over 0 other than 1, got {args.zoom}")
     if args.manifest:
         manifest_report(args)
     else:

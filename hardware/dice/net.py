@@ -43,6 +43,7 @@ side frames every die alike; absent: ``crop_context`` alone).
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -110,6 +111,11 @@ MEASURE_PLATEAU = 0.8  # the sides within this share of the surest all vote: the
 # finds surely (heat >= FINE_HEAT) are surer in all (`surety`) than R x the first pass's. The half pass costs a
 # quarter of the first.
 HALF_LOOK_MAX = 4.0
+# Session 28, after H5's judgment: the half look only where the first pass's dice are not small (``half_above`` in
+# tuning.json, detector px; absent or 0: always). Read at half the side, dice the first pass finds at 14-24 px (white-
+# paper's, iphone-table's) are found at 7-12 px, surely enough to win at R = 0.5, and read worse (white-paper <= 5 dice
+# 0.803 -> 0.754, iphone-table 0.793 -> 0.678 as taken). With ``half_above`` A the half pass is read only when the
+# first pass's sure dice have a median side of at least A, or it found none surely.
 NORMALISE_MAX = 8.0  # a wider band than this never fires on sizes the detector reports
 NORMALISE_SKIP = 8  # a second pass within this many px of the first's side is the first again: skipped
 # Session 11: the classifier's crop in one channel other than luminance grey (``face_colour`` in
@@ -498,6 +504,7 @@ class NetReader:
         self.coarse_looks = value.choice("coarse_looks", 1, range(1, 5))  # session 27: looks while dice stay large
         self.normalise = value.band("normalise", NORMALISE_MAX)  # session 23: both ways, a band (0: off)
         self.half_look = value.number("half_look", 0.0, 0.0, HALF_LOOK_MAX)  # session 28: a look at half the side
+        self.half_above = value.number("half_above", 0.0, 0.0, float(DETECT_SIDE))  # session 28: ... over such dice
         self.channels = value.choice("channels", 1, (1, 3))  # the detector's input: 3 colour, 1 grey
         self.face_channels = value.choice("face_channels", 1, (1, 3))  # the classifier's crops: 3 colour, 1 grey
         # Session 11: a one-channel crop projected on its own colours (``FACE_COLOURS``) instead of grey.
@@ -558,9 +565,10 @@ class NetReader:
 
     def half(self, frame: np.ndarray, first: np.ndarray) -> tuple[int, tuple[np.ndarray, float]] | None:
         """Session 28 (``half_look``): the pass at `half_side` and its side when its dice are surer than
-        ``half_look`` x the first pass's; None when the first pass stands (or the option is off)."""
+        ``half_look`` x the first pass's; None when the first pass stands (or the option is off, or the first pass's
+        dice are under ``half_above``: then the half pass is not read)."""
         side = half_side(max(frame.shape[:2])) if self.half_look else None
-        if side is None:
+        if side is None or (self.half_above and (median_side(first) or math.inf) < self.half_above):
             return None
         half = self.heatmap(frame, side)
         return (side, half) if surety(half[0]) > self.half_look * surety(first) else None

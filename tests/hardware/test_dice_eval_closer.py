@@ -41,3 +41,17 @@ def test_a_photo_whose_dice_do_not_fit_the_window_is_left_out() -> None:
     assert closer(frame, item, 2.0) is None and closer(frame, item, 1.4) is not None
     assert closer(frame, labelled.Labelled(Path("empty.jpg"), "test", "u", ()), 2.0) is None
     assert [len(g) for g in zoomed({"test": [(frame, item)]}, 2.0).values()] == [0]
+
+
+def test_a_camera_farther_shrinks_the_photo_about_its_centre_with_its_labels() -> None:
+    """Session 28: a zoom under 1 is a camera 1/zoom times farther: the photo shrunk about its centre, its edges'
+    pixels carried out, every die kept at its new place and size."""
+    frame, item = _photo((100.0, 100.0, 40.0), (500.0, 100.0, 40.0))
+    frame[:, :, 1] = np.maximum(frame[:, :, 1], 60)  # a table colour the edges carry out
+    view, far = closer(frame, item, 0.5)
+    out = view()
+    assert out.shape == frame.shape and far.values == item.values
+    assert [(d.x, d.y, d.size) for d in far.dice] == [(210.0, 170.0, 20.0), (410.0, 170.0, 20.0)]
+    for d in far.dice:
+        assert out[round(d.y), round(d.x)].min() == 255
+    assert tuple(out[5, 5]) == (0, 60, 0) and tuple(out[475, 635]) == (0, 60, 0)  # the table, not black

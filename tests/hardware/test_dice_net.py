@@ -136,6 +136,23 @@ def test_the_half_look_reads_at_half_the_first_pass_and_weighs_how_sure_each_pas
     assert surety(weak) == 0.0
 
 
+def test_the_half_pass_is_kept_when_surer_and_never_over_small_dice_when_guarded(shared_data: Path, tmp_path: Path) -> None:
+    """Session 28: on a real webcam photo of three dice, the half pass (160 px) is kept when the first pass found
+    nothing surely, or less surely than ``half_look`` x its own; with ``half_above`` it is not even read when the
+    first pass's dice are smaller than that, and the first pass stands."""
+    frame = read_image(shared_data / "dice" / "webcam-train" / "dice_21.jpg")
+    reader = _with_tuning(tmp_path / "h", half_look=0.5)
+    guarded = _with_tuning(tmp_path / "g", half_look=0.5, half_above=20.0)
+    nothing = np.zeros((2, 60, 80), np.float32)
+    side, (heat, scale) = reader.half(as_channels(frame, reader.channels), nothing)
+    assert side == DETECT_SIDE // 2 and scale == pytest.approx(0.25) and surety(heat) > 1.0  # its dice, found surely
+    assert reader.half(as_channels(frame, reader.channels), _heat(14.0)) is not None  # 2.7 x 0.5 is under its surety
+    assert guarded.half(as_channels(frame, guarded.channels), _heat(14.0)) is None  # small dice: not looked at half
+    assert guarded.half(as_channels(frame, guarded.channels), nothing) is not None  # nothing found: looked at
+    assert _with_tuning(tmp_path / "x", half_look=9e-3).half(frame, _heat(30.0)) is not None
+    assert shared_reader().half_look == 0.0 and shared_reader().half(frame, nothing) is None  # off as shipped
+
+
 def test_dice_outside_the_normalise_band_are_read_again_at_about_fine_side_either_way() -> None:
     assert fine_side(_heat(30.0), 640, normalise=1.5) is None  # in the band (20-45 px): one pass
     assert fine_side(_heat(80.0), 640, normalise=1.5) == 120  # large: 320 x 30 / 80
@@ -414,6 +431,7 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
         *((("coarse_above", bad, f"expected a number from 30.0 to 320.0, got {bad!r}")) for bad in (20, 400, "large", True)),
         *((("coarse_looks", bad, f"expected one of 1..4, got {bad!r}")) for bad in (0, 5, 1.5, True)),
         *((("half_look", bad, f"expected a number from 0.0 to 4.0, got {bad!r}")) for bad in (-1, 5, "twice", True)),
+        *((("half_above", bad, f"expected a number from 0.0 to 320.0, got {bad!r}")) for bad in (-1, 400, "big", True)),
         *((("crop_contexts", bad, f"expected a non-empty list of distinct numbers from 0.5 to 3.0, got {bad!r}"))
           for bad in (1.25, [], [1.25, 1.25], [1.25, "wide"], [True], [0.2], [1.25, 4])),
     ],
