@@ -40,7 +40,7 @@ train-dice: setup
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --out hardware/dice/weights
 	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --out hardware/dice/weights $(DICE_PAIR)
-	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --out hardware/dice/weights --tune-only
+	OMP_NUM_THREADS=1 $(BIN)/python benchmarks/dice_train.py --out hardware/dice/weights --tune-only --read-time
 
 train-dice-folds: setup
 	$(BIN)/python -m pip install --quiet -e '.[train]'

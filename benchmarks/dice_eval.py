@@ -238,12 +238,16 @@ def speed(reader: NetReader) -> None:
         f"(median of 5; target <= 300); read {sorted(r.face for r in got)} (label [5])"
     )
     det, face = reader.macs()
+    # session 28: the half look reads the frame again at half the side, a quarter of the first pass's multiply-adds
+    # (counted always; skipped over small dice, and a coarser look, when one fires, costs at most as much again)
+    det *= 1.25 if reader.half_look else 1.0
     nets = 1 + len(reader.faces_extra)  # session 17: an ensemble reads each crop with every classifier
     sides = len(reader.contexts)  # session 20: each die cut at every crop side in crop_contexts
     per_die = face * reader.turns * nets * sides
     here = det + 2 * per_die  # five_3.jpg: 640x480, two dice found
     print(
-        f"  Raspberry Pi 4 estimate: {det / 1e6:.0f} M multiply-adds for the detector (any frame size) + "
+        f"  Raspberry Pi 4 estimate: {det / 1e6:.0f} M multiply-adds for the detector (any frame size"
+        f"{', its half look included' if reader.half_look else ''}) + "
         f"{per_die / 1e6:.0f} M a die ({reader.turns} turns{f' x {sides} crop sides' if sides > 1 else ''}"
         f"{f' x {nets} classifiers' if nets > 1 else ''} of {face / 1e6:.1f} M). One Cortex-A72 core peaks at 12 G "
         f"fp32 multiply-adds/s (2 x 4-lane NEON FMA at 1.5 GHz); at a third of that (3-4 G/s, what small "

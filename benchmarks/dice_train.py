@@ -792,6 +792,11 @@ MIRRORS = (False, True)
 TUNE_OBJECTIVES = ("image", "dice", "dice-threshold")
 DICE_TUNE_PHOTOS = 100
 DICE_TUNE_MARGIN = 0.01
+# Session 28: the read-time options judged and shipped with the weights (G30: the coarser looks of session 27's B2
+# and the half look guarded by the first pass's sizes; docs/dice.md). They were judged on folds tuned without them, so
+# ``--tune-only`` tunes without them and puts back those the folder had; ``--read-time`` writes these (``make
+# train-dice``).
+READ_TIME = {"coarse": True, "coarse_above": 37.5, "coarse_looks": 2, "half_look": 0.5, "half_above": 30.0}
 IMAGE_TUNE_MARGIN = 0.01  # --tune-margin's default with the image objective since session 19 (0.0 before)
 
 
@@ -972,6 +977,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--shared", type=Path, default=None)
     ap.add_argument("--cache", type=Path, default=CACHE, help="the training data, built on first use")
     ap.add_argument("--tune-only", action="store_true", help="only tune the weights already in --out")
+    ap.add_argument("--read-time", action="store_true",
+                    help="with --tune-only: write the shipped read-time options (READ_TIME, session 28) after tuning")
     ap.add_argument("--detector-from", type=Path, help="take the detector from this folder; train the face classifier only")
     ap.add_argument("--face-name", default=CLASSIFIER,
                     help="train a further face classifier of an ensemble (session 17) on the detector in --out, written there "
@@ -1012,10 +1019,13 @@ def main() -> int:
     if args.tune_only:  # weights already trained: tune them again (the tuning recipe changed)
         before = json.loads((args.out / TUNING).read_text())
         before.pop("threshold_without_margin", None)  # a former tuning's record
+        read_time = {k: before.pop(k) for k in READ_TIME if k in before}  # tuned without them, as judged
+        save_text_atomic(args.out / TUNING, json.dumps(before, indent=1) + "\n")
         before.update(tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective,
                                 args.tune_margin))
         before.update(macs(before.get("channels", 1), detector_widths_of(before), before.get("face_channels", 1),
                            tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
+        before.update(READ_TIME if args.read_time else read_time)
         save_text_atomic(args.out / TUNING, json.dumps(before, indent=1) + "\n")
         return 0
     further = args.face_name != CLASSIFIER  # session 17: a further classifier of the ensemble in --out

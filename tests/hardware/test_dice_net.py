@@ -141,7 +141,7 @@ def test_the_half_pass_is_kept_when_surer_and_never_over_small_dice_when_guarded
     nothing surely, or less surely than ``half_look`` x its own; with ``half_above`` it is not even read when the
     first pass's dice are smaller than that, and the first pass stands."""
     frame = read_image(shared_data / "dice" / "webcam-train" / "dice_21.jpg")
-    reader = _with_tuning(tmp_path / "h", half_look=0.5)
+    reader = _with_tuning(tmp_path / "h", half_look=0.5, half_above=0)
     guarded = _with_tuning(tmp_path / "g", half_look=0.5, half_above=20.0)
     nothing = np.zeros((2, 60, 80), np.float32)
     side, (heat, scale) = reader.half(as_channels(frame, reader.channels), nothing)
@@ -149,8 +149,9 @@ def test_the_half_pass_is_kept_when_surer_and_never_over_small_dice_when_guarded
     assert reader.half(as_channels(frame, reader.channels), _heat(14.0)) is not None  # 2.7 x 0.5 is under its surety
     assert guarded.half(as_channels(frame, guarded.channels), _heat(14.0)) is None  # small dice: not looked at half
     assert guarded.half(as_channels(frame, guarded.channels), nothing) is not None  # nothing found: looked at
-    assert _with_tuning(tmp_path / "x", half_look=9e-3).half(frame, _heat(30.0)) is not None
-    assert shared_reader().half_look == 0.0 and shared_reader().half(frame, nothing) is None  # off as shipped
+    assert _with_tuning(tmp_path / "x", half_look=9e-3, half_above=0).half(frame, _heat(30.0)) is not None
+    assert _with_tuning(tmp_path / "off", half_look=0).half(frame, nothing) is None  # off: never read
+    assert (shared_reader().half_look, shared_reader().half_above) == (0.5, 30.0)  # shipped (session 28, G30)
 
 
 def test_dice_outside_the_normalise_band_are_read_again_at_about_fine_side_either_way() -> None:
