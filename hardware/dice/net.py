@@ -540,13 +540,14 @@ class NetReader:
 
     @property
     def second_look(self) -> bool:
-        """Whether a second pass may be asked for (``fine``, ``coarse`` or ``normalise``); off, the first pass's
-        peaks are not measured for it."""
+        """Whether a second pass may be asked for (``fine``, ``coarse``, ``normalise`` or ``half_look``); off, the
+        first pass's peaks are not measured for it."""
         return self.fine or self.coarse or bool(self.normalise) or bool(self.half_look)
 
     def heatmaps(self, frame: np.ndarray) -> tuple[tuple[np.ndarray, float], tuple[np.ndarray, float] | None]:
-        """The first pass's heatmap, and the second pass's when `fine_side` asks for one (else None); with
-        ``coarse_looks`` over 1, a coarser second pass is itself looked at again (`coarser_again`) and the last one kept."""
+        """The first pass's heatmap, and the second pass's when the half look (`half`) or `fine_side` asks for one (else
+        None); with ``coarse_looks`` over 1, a coarser second pass (or the half pass) is itself looked at again
+        (`coarser_again`) and the last one kept."""
         first = self.heatmap(frame)
         half = self.half(frame, first[0])
         if half is not None:  # the half look's dice were surer: the coarser looks go on from it
