@@ -65,12 +65,13 @@ def test_the_shipped_reader_reads_large_dice_a_closer_camera_sees(shared_data: P
     import shutil
 
     from dice_eval import match
+    from dice_train import READ_TIME
 
     from hardware.dice.net import WEIGHTS, NetReader, shared_reader
 
     shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
     tuning = json.loads((tmp_path / "tuning.json").read_text())
-    for key in ("coarse", "coarse_above", "coarse_looks", "half_look", "half_above"):
+    for key in READ_TIME:
         del tuning[key]
     (tmp_path / "tuning.json").write_text(json.dumps(tuning))
     without = NetReader(tmp_path)
