@@ -116,6 +116,13 @@ HALF_LOOK_MAX = 4.0
 # paper's, iphone-table's) are found at 7-12 px, surely enough to win at R = 0.5, and read worse (white-paper <= 5 dice
 # 0.803 -> 0.754, iphone-table 0.793 -> 0.678 as taken). With ``half_above`` A the half pass is read only when the
 # first pass's sure dice have a median side of at least A, or it found none surely.
+# Session 29: dice far larger still (a camera three times closer over the webcam: 150-240 px in the first pass) are
+# not found at all by the first pass, but their pips are, each as a die of 20-27 px: under ``half_above``, so the half
+# look that would find the dice is never read (webcam-train's fold at 3x: 41 of its 45 misreads were such dice, read
+# from a crop of a fifth of their side). With ``half_large`` L (first-pass detector px; absent or 0: off) the half
+# pass is read under ``half_above`` too, and kept when its sure dice, in the first pass's px, have a median side of
+# at least L: then the first pass's small dice were parts of large ones. Small dice read at half the side are not
+# found larger than about twice their size, so L well over twice ``half_above`` keeps them out.
 NORMALISE_MAX = 8.0  # a wider band than this never fires on sizes the detector reports
 NORMALISE_SKIP = 8  # a second pass within this many px of the first's side is the first again: skipped
 # Session 11: the classifier's crop in one channel other than luminance grey (``face_colour`` in
@@ -505,6 +512,7 @@ class NetReader:
         self.normalise = value.band("normalise", NORMALISE_MAX)  # session 23: both ways, a band (0: off)
         self.half_look = value.number("half_look", 0.0, 0.0, HALF_LOOK_MAX)  # session 28: a look at half the side
         self.half_above = value.number("half_above", 0.0, 0.0, float(DETECT_SIDE))  # session 28: ... over such dice
+        self.half_large = value.number("half_large", 0.0, 0.0, float(DETECT_SIDE))  # session 29: ... or larger ones
         self.channels = value.choice("channels", 1, (1, 3))  # the detector's input: 3 colour, 1 grey
         self.face_channels = value.choice("face_channels", 1, (1, 3))  # the classifier's crops: 3 colour, 1 grey
         # Session 11: a one-channel crop projected on its own colours (``FACE_COLOURS``) instead of grey.
@@ -567,11 +575,20 @@ class NetReader:
     def half(self, frame: np.ndarray, first: np.ndarray) -> tuple[int, tuple[np.ndarray, float]] | None:
         """Session 28 (``half_look``): the pass at `half_side` and its side when its dice are surer than
         ``half_look`` x the first pass's; None when the first pass stands (or the option is off, or the first pass's
-        dice are under ``half_above``: then the half pass is not read)."""
-        side = half_side(max(frame.shape[:2])) if self.half_look else None
-        if side is None or (self.half_above and (median_side(first) or math.inf) < self.half_above):
+        dice are under ``half_above``: then the half pass is not read, unless ``half_large`` asks whether they were
+        parts of large dice; session 29)."""
+        frame_side = max(frame.shape[:2])
+        side = half_side(frame_side) if self.half_look else None
+        if side is None:
+            return None
+        small = bool(self.half_above) and (median_side(first) or math.inf) < self.half_above
+        if small and not self.half_large:
             return None
         half = self.heatmap(frame, side)
+        if small:  # the first pass's small dice stand unless the half pass finds large ones where they lie
+            median = median_side(half[0])
+            large = median is not None and median * first_side(frame_side) / side >= self.half_large
+            return (side, half) if large else None
         return (side, half) if surety(half[0]) > self.half_look * surety(first) else None
 
     def detect(self, frame: np.ndarray, threshold: float | None = None, same_die: float | None = None,

@@ -154,6 +154,39 @@ def test_the_half_pass_is_kept_when_surer_and_never_over_small_dice_when_guarded
     assert (shared_reader().half_look, shared_reader().half_above) == (0.5, 30.0)  # shipped (session 28, G30)
 
 
+def _closer(frame: np.ndarray, die: labelled.LabelledDie, zoom: float) -> np.ndarray:
+    """The frame as a camera ``zoom`` times closer over ``die`` would take it (benchmarks/dice_eval.py's ``closer``)."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    left = min(max(0.0, die.x - w / zoom / 2), w - w / zoom)
+    top = min(max(0.0, die.y - h / zoom / 2), h - h / zoom)
+    warp = np.float32([[zoom, 0, -left * zoom], [0, zoom, -top * zoom]])
+    return cv2.warpAffine(frame, warp, (w, h), flags=cv2.INTER_LINEAR)
+
+
+def test_a_half_pass_under_half_above_is_kept_when_the_first_pass_saw_a_large_dies_pips(shared_data: Path,
+                                                                                        tmp_path: Path) -> None:
+    """Session 29 (``half_large``): a real webcam die (123 px) seen three times closer (368 px) is not found by the
+    first pass, but its pips are, as dice of about 19 px: under ``half_above``, so G30 never reads the half pass and
+    reads nothing. With ``half_large`` the half pass is read, finds the die large, and is kept: the die reads 1.
+    Three dice of 93 px as taken (first pass 25 px, under ``half_above`` too) keep their first pass."""
+    one = next(i for i in labelled.webcam(shared_data / "dice" / "webcam-train") if i.path.name == "dice_3.jpg")
+    close = _closer(read_image(one.path), one.dice[0], 3.0)
+    g30 = _with_tuning(tmp_path / "g30", half_large=0)
+    large = _with_tuning(tmp_path / "l60", half_large=60.0)
+    first = large.heatmap(as_channels(close, large.channels))[0]
+    assert g30.half(as_channels(close, g30.channels), first) is None  # the guard: its pips look like small dice
+    side, _ = large.half(as_channels(close, large.channels), first)
+    assert side == DETECT_SIDE // 2
+    assert [r.face for r in large.read(close)] == [1] and [r.face for r in g30.read(close)] != [1]
+    three = read_image(shared_data / "dice" / "webcam-train" / "dice_21.jpg")
+    first = large.heatmap(as_channels(three, large.channels))[0]
+    assert large.half(as_channels(three, large.channels), first) is None  # not large at half: the first pass stands
+    assert sorted(r.face for r in large.read(three)) == sorted(r.face for r in g30.read(three))
+    assert _with_tuning(tmp_path / "none", drop=("half_large",)).half_large == 0.0  # absent: off
+
+
 def test_dice_outside_the_normalise_band_are_read_again_at_about_fine_side_either_way() -> None:
     assert fine_side(_heat(30.0), 640, normalise=1.5) is None  # in the band (20-45 px): one pass
     assert fine_side(_heat(80.0), 640, normalise=1.5) == 120  # large: 320 x 30 / 80
@@ -433,6 +466,7 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
         *((("coarse_looks", bad, f"expected one of 1..4, got {bad!r}")) for bad in (0, 5, 1.5, True)),
         *((("half_look", bad, f"expected a number from 0.0 to 4.0, got {bad!r}")) for bad in (-1, 5, "twice", True)),
         *((("half_above", bad, f"expected a number from 0.0 to 320.0, got {bad!r}")) for bad in (-1, 400, "big", True)),
+        *((("half_large", bad, f"expected a number from 0.0 to 320.0, got {bad!r}")) for bad in (-1, 400, "huge", True)),
         *((("crop_contexts", bad, f"expected a non-empty list of distinct numbers from 0.5 to 3.0, got {bad!r}"))
           for bad in (1.25, [], [1.25, 1.25], [1.25, "wide"], [True], [0.2], [1.25, 4])),
     ],
