@@ -123,6 +123,11 @@ HALF_LOOK_MAX = 4.0
 # pass is read under ``half_above`` too, and kept when its sure dice, in the first pass's px, have a median side of
 # at least L: then the first pass's small dice were parts of large ones. Small dice read at half the side are not
 # found larger than about twice their size, so L well over twice ``half_above`` keeps them out.
+# Judged with L = 60 alone (rule f2d7824) it failed: hex-trays' crowded trays (7 of 223 photos) have a half pass that
+# finds one or two large "dice" of 60-89 px over 7-14 real ones of 18-20 px (die accuracy as taken 0.668 -> 0.650).
+# So ``half_cover`` C (0-1; absent or 0: not asked): the half pass is kept under ``half_above`` only when at least C of
+# the first pass's sure dice lie inside its sure dice (within half their side), as a die's pips do (webcam-train at 3x:
+# all of them on 31 of 45 photos), and a crowded tray's dice do not (hex-trays: 0.21-0.58 of them).
 NORMALISE_MAX = 8.0  # a wider band than this never fires on sizes the detector reports
 NORMALISE_SKIP = 8  # a second pass within this many px of the first's side is the first again: skipped
 # Session 11: the classifier's crop in one channel other than luminance grey (``face_colour`` in
@@ -385,6 +390,18 @@ def surety(heat: np.ndarray) -> float:
     return float(sum(p for *_, p in peaks(heat[0], heat[1], FINE_HEAT)))
 
 
+def parts_of_large(first: np.ndarray, half: np.ndarray, ratio: float, large: float, cover: float) -> bool:
+    """Session 29: whether the first pass's small sure dice look like parts of larger ones (a die's pips): the half
+    pass's sure dice, ``ratio`` times larger in the first pass's px, have a median side of at least ``large``, and at
+    least ``cover`` of the first pass's sure dice lie inside them (within half their side)."""
+    found = [(x * ratio, y * ratio, s * ratio) for x, y, s, _ in peaks(half[0], half[1], FINE_HEAT)]
+    if not found or float(np.median([s for *_, s in found])) < large:
+        return False
+    small = peaks(first[0], first[1], FINE_HEAT)
+    inside = sum(any(abs(x - a) <= s / 2 and abs(y - b) <= s / 2 for a, b, s in found) for x, y, *_ in small)
+    return inside >= cover * len(small)
+
+
 def coarser_for(median: float, side: int) -> int:
     """The detector input side that shows dice of ``median`` px, read at ``side``, at about FINE_SIDE (not under
     COARSE_MIN), a multiple of 8."""
@@ -513,6 +530,7 @@ class NetReader:
         self.half_look = value.number("half_look", 0.0, 0.0, HALF_LOOK_MAX)  # session 28: a look at half the side
         self.half_above = value.number("half_above", 0.0, 0.0, float(DETECT_SIDE))  # session 28: ... over such dice
         self.half_large = value.number("half_large", 0.0, 0.0, float(DETECT_SIDE))  # session 29: ... or larger ones
+        self.half_cover = value.number("half_cover", 0.0, 0.0, 1.0)  # session 29: ... whose parts the first pass saw
         self.channels = value.choice("channels", 1, (1, 3))  # the detector's input: 3 colour, 1 grey
         self.face_channels = value.choice("face_channels", 1, (1, 3))  # the classifier's crops: 3 colour, 1 grey
         # Session 11: a one-channel crop projected on its own colours (``FACE_COLOURS``) instead of grey.
@@ -586,8 +604,7 @@ class NetReader:
             return None
         half = self.heatmap(frame, side)
         if small:  # the first pass's small dice stand unless the half pass finds large ones where they lie
-            median = median_side(half[0])
-            large = median is not None and median * first_side(frame_side) / side >= self.half_large
+            large = parts_of_large(first, half[0], first_side(frame_side) / side, self.half_large, self.half_cover)
             return (side, half) if large else None
         return (side, half) if surety(half[0]) > self.half_look * surety(first) else None
 

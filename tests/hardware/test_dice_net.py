@@ -33,6 +33,7 @@ from hardware.dice.net import (
     half_side,
     most_die_like,
     normalise_crops,
+    parts_of_large,
     shared_reader,
     surety,
 )
@@ -169,12 +170,13 @@ def test_a_half_pass_under_half_above_is_kept_when_the_first_pass_saw_a_large_di
                                                                                         tmp_path: Path) -> None:
     """Session 29 (``half_large``): a real webcam die (123 px) seen three times closer (368 px) is not found by the
     first pass, but its pips are, as dice of about 19 px: under ``half_above``, so G30 never reads the half pass and
-    reads nothing. With ``half_large`` the half pass is read, finds the die large, and is kept: the die reads 1.
+    reads nothing. With ``half_large`` the half pass is read, finds the die large and holding every pip (``half_cover``
+    1), and is kept: the die reads 1.
     Three dice of 93 px as taken (first pass 25 px, under ``half_above`` too) keep their first pass."""
     one = next(i for i in labelled.webcam(shared_data / "dice" / "webcam-train") if i.path.name == "dice_3.jpg")
     close = _closer(read_image(one.path), one.dice[0], 3.0)
     g30 = _with_tuning(tmp_path / "g30", half_large=0)
-    large = _with_tuning(tmp_path / "l60", half_large=60.0)
+    large = _with_tuning(tmp_path / "c1", half_large=60.0, half_cover=1.0)
     first = large.heatmap(as_channels(close, large.channels))[0]
     assert g30.half(as_channels(close, g30.channels), first) is None  # the guard: its pips look like small dice
     side, _ = large.half(as_channels(close, large.channels), first)
@@ -185,6 +187,21 @@ def test_a_half_pass_under_half_above_is_kept_when_the_first_pass_saw_a_large_di
     assert large.half(as_channels(three, large.channels), first) is None  # not large at half: the first pass stands
     assert sorted(r.face for r in large.read(three)) == sorted(r.face for r in g30.read(three))
     assert _with_tuning(tmp_path / "none", drop=("half_large",)).half_large == 0.0  # absent: off
+
+
+def test_small_dice_are_parts_of_large_ones_only_when_the_large_ones_hold_them() -> None:
+    """Session 29 (``half_cover``): the half pass's large dice must hold the first pass's small ones, as a die holds
+    its pips; a crowded tray's small dice lying outside one large false find are not its parts."""
+    first = np.zeros((2, 60, 80), np.float32)
+    for i, j in ((18, 18), (22, 22), (26, 26), (60, 40)):  # three pips of one die and one small die far away
+        first[0, j, i], first[1, j, i] = 0.5, np.log(20.0 / STRIDE)
+    half = np.zeros((2, 30, 40), np.float32)
+    half[0, 11, 11], half[1, 11, 11] = 0.6, np.log(40.0 / STRIDE)  # one die of 40 px at (92, 92) = 80 first-pass px
+    assert parts_of_large(first, half, 2.0, 60.0, 0.75)  # three of the four inside
+    assert not parts_of_large(first, half, 2.0, 60.0, 1.0)  # the far one is not
+    assert not parts_of_large(first, half, 2.0, 90.0, 0.0)  # not large enough
+    assert parts_of_large(first, half, 2.0, 60.0, 0.0)  # no cover asked: session 29's first candidate (L60)
+    assert not parts_of_large(first, np.zeros_like(half), 2.0, 0.0, 0.0)  # the half pass found nothing surely
 
 
 def test_dice_outside_the_normalise_band_are_read_again_at_about_fine_side_either_way() -> None:
@@ -467,6 +484,7 @@ def test_a_projecting_reader_reads_a_grey_photo_as_the_grey_reader(tmp_path: Pat
         *((("half_look", bad, f"expected a number from 0.0 to 4.0, got {bad!r}")) for bad in (-1, 5, "twice", True)),
         *((("half_above", bad, f"expected a number from 0.0 to 320.0, got {bad!r}")) for bad in (-1, 400, "big", True)),
         *((("half_large", bad, f"expected a number from 0.0 to 320.0, got {bad!r}")) for bad in (-1, 400, "huge", True)),
+        *((("half_cover", bad, f"expected a number from 0.0 to 1.0, got {bad!r}")) for bad in (-0.1, 1.5, "all", True)),
         *((("crop_contexts", bad, f"expected a non-empty list of distinct numbers from 0.5 to 3.0, got {bad!r}"))
           for bad in (1.25, [], [1.25, 1.25], [1.25, "wide"], [True], [0.2], [1.25, 4])),
     ],
