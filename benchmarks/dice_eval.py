@@ -239,7 +239,8 @@ def speed(reader: NetReader) -> None:
     )
     det, face = reader.macs()
     # session 28: the half look reads the frame again at half the side, a quarter of the first pass's multiply-adds
-    # (counted always; skipped over small dice, and a coarser look, when one fires, costs at most as much again)
+    # (counted always: since session 29's half_large it is read on every frame; a coarser look, when one fires, costs
+    # at most as much again)
     det *= 1.25 if reader.half_look else 1.0
     nets = 1 + len(reader.faces_extra)  # session 17: an ensemble reads each crop with every classifier
     sides = len(reader.contexts)  # session 20: each die cut at every crop side in crop_contexts

@@ -793,10 +793,12 @@ TUNE_OBJECTIVES = ("image", "dice", "dice-threshold")
 DICE_TUNE_PHOTOS = 100
 DICE_TUNE_MARGIN = 0.01
 # Session 28: the read-time options judged and shipped with the weights (G30: the coarser looks of session 27's B2
-# and the half look guarded by the first pass's sizes; docs/dice.md). They were judged on folds tuned without them, so
+# and the half look guarded by the first pass's sizes; session 29's C1: that half look also where the first pass saw a
+# large die's pips; docs/dice.md). They were judged on folds tuned without them, so
 # ``--tune-only`` tunes without them and puts back those the folder had; ``--read-time`` writes these (``make
 # train-dice``).
-READ_TIME = {"coarse": True, "coarse_above": 37.5, "coarse_looks": 2, "half_look": 0.5, "half_above": 30.0}
+READ_TIME = {"coarse": True, "coarse_above": 37.5, "coarse_looks": 2, "half_look": 0.5, "half_above": 30.0,
+             "half_large": 60.0, "half_cover": 1.0}
 IMAGE_TUNE_MARGIN = 0.01  # --tune-margin's default with the image objective since session 19 (0.0 before)
 
 

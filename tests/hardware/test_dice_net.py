@@ -153,6 +153,7 @@ def test_the_half_pass_is_kept_when_surer_and_never_over_small_dice_when_guarded
     assert _with_tuning(tmp_path / "x", half_look=9e-3, half_above=0).half(frame, _heat(30.0)) is not None
     assert _with_tuning(tmp_path / "off", half_look=0).half(frame, nothing) is None  # off: never read
     assert (shared_reader().half_look, shared_reader().half_above) == (0.5, 30.0)  # shipped (session 28, G30)
+    assert (shared_reader().half_large, shared_reader().half_cover) == (60.0, 1.0)  # shipped (session 29, C1)
 
 
 def _closer(frame: np.ndarray, die: labelled.LabelledDie, zoom: float) -> np.ndarray:
