@@ -57,29 +57,35 @@ def test_a_camera_farther_shrinks_the_photo_about_its_centre_with_its_labels() -
     assert tuple(out[5, 5]) == (0, 60, 0) and tuple(out[475, 635]) == (0, 60, 0)  # the table, not black
 
 
-def test_the_shipped_reader_reads_large_dice_a_closer_camera_sees(shared_data: Path, tmp_path: Path) -> None:
-    """Session 28 (G30 shipped: the coarser looks and the guarded half look): fisheye-tray's photos as a camera twice
-    as close would take them (their dice about 200 px at the detector's scale), read by the shipped weights with and
-    without those read-time options. Measured: 11 of 12 dice against 7 (the held-out figure: docs/dice.md)."""
+def _closer_reads(shared_data: Path, tmp_path: Path, group: str, zoom: float, step: int, dropped: tuple[str, ...],
+                  dice: int) -> tuple[int, int]:
+    """Dice read right by the shipped reader and by a copy without the ``dropped`` tuning keys, of every ``step``-th
+    photo of ``group`` (by name) as a camera ``zoom`` times closer would take it (12 views, ``dice`` dice in all)."""
     import json
     import shutil
 
     from dice_eval import match
-    from dice_train import READ_TIME
 
     from hardware.dice.net import WEIGHTS, NetReader, shared_reader
 
     shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
     tuning = json.loads((tmp_path / "tuning.json").read_text())
-    for key in READ_TIME:
-        del tuning[key]
-    (tmp_path / "tuning.json").write_text(json.dumps(tuning))
+    (tmp_path / "tuning.json").write_text(json.dumps({k: v for k, v in tuning.items() if k not in dropped}))
     without = NetReader(tmp_path)
-    items = sorted(labelled.real_groups(shared_data)["fisheye-tray"], key=lambda i: i.path.name)
-    views = [v for v in (closer(None, i, 2.0) for i in items[::7]) if v is not None][:12]
-    assert sum(len(item.dice) for _, item in views) == 12
+    items = sorted(labelled.real_groups(shared_data)[group], key=lambda i: i.path.name)
+    views = [v for v in (closer(None, i, zoom) for i in items[::step]) if v is not None][:12]
+    assert sum(len(item.dice) for _, item in views) == dice
     shipped = sum(match(item.dice, shared_reader().read(view())) for view, item in views)
-    plain = sum(match(item.dice, without.read(view())) for view, item in views)
+    return shipped, sum(match(item.dice, without.read(view())) for view, item in views)
+
+
+def test_the_shipped_reader_reads_large_dice_a_closer_camera_sees(shared_data: Path, tmp_path: Path) -> None:
+    """Session 28 (G30 shipped: the coarser looks and the guarded half look): fisheye-tray's photos as a camera twice
+    as close would take them (their dice about 200 px at the detector's scale), read by the shipped weights with and
+    without those read-time options. Measured: 11 of 12 dice against 7 (the held-out figure: docs/dice.md)."""
+    from dice_train import READ_TIME
+
+    shipped, plain = _closer_reads(shared_data, tmp_path, "fisheye-tray", 2.0, 7, tuple(READ_TIME), 12)
     assert shipped >= 10 and plain <= 8
 
 
@@ -87,22 +93,7 @@ def test_the_shipped_reader_reads_the_webcams_dice_three_times_closer(shared_dat
     """Session 29 (C1 shipped: ``half_large``, ``half_cover``): webcam-train's photos as a camera three times as close
     would take them (dice of 250-450 px, whose pips the first pass takes for small dice), read by the shipped weights
     with and without those two options. Measured: 12 of 13 dice against 6 (the held-out figure: docs/dice.md)."""
-    import json
-    import shutil
-
-    from dice_eval import match
-
-    from hardware.dice.net import WEIGHTS, NetReader, shared_reader
-
-    shutil.copytree(WEIGHTS, tmp_path, dirs_exist_ok=True)
-    tuning = json.loads((tmp_path / "tuning.json").read_text())
-    (tmp_path / "tuning.json").write_text(json.dumps({k: v for k, v in tuning.items() if k not in ("half_large", "half_cover")}))
-    without = NetReader(tmp_path)
-    items = sorted(labelled.real_groups(shared_data)["webcam-train"], key=lambda i: i.path.name)
-    views = [v for v in (closer(None, i, 3.0) for i in items[::7]) if v is not None][:12]
-    assert sum(len(item.dice) for _, item in views) == 13
-    shipped = sum(match(item.dice, shared_reader().read(view())) for view, item in views)
-    plain = sum(match(item.dice, without.read(view())) for view, item in views)
+    shipped, plain = _closer_reads(shared_data, tmp_path, "webcam-train", 3.0, 7, ("half_large", "half_cover"), 13)
     assert shipped >= 11 and plain <= 8
 
 
