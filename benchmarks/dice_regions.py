@@ -4,7 +4,8 @@ In the app the camera's calibrated tray region is cut from the frame before the 
 sees the dice larger than in the benchmark's whole photos. Here each photo (1 to 5 dice; hex-trays' crowded trays
 too, it has few such photos) is cut to the box of its labelled dice grown by ``--margins`` die sides on every side
 (the frame's edge permitting), standing in for a tray drawn round the dice; die accuracy is paired by position as in
-``dice_eval.py``. ``--upscale`` reads as before session 23 (a region smaller than the detector's 320 px input
+``dice_eval.py``, and image accuracy (every die of the photo read, nothing more: session 29, since clutter off the
+dice is what a tray region takes out). ``--upscale`` reads as before session 23 (a region smaller than the detector's 320 px input
 enlarged to it), for comparison.
 
     .venv/bin/python benchmarks/dice_regions.py --folds benchmarks/out/dice-folds --margins 1.0 2.5
@@ -58,23 +59,30 @@ def main() -> int:
     if args.upscale:
         net.first_side = lambda _side: net.DETECT_SIDE  # type: ignore[assignment]
     groups = labelled.real_groups(shared_data())
-    print(f"{'held out':<14} {'photos':>6} {'dice':>5}  whole    " + "  ".join(f"margin {m:g} (region px)" for m in args.margins))
+    print(f"die accuracy / image accuracy\n{'held out':<14} {'photos':>6} {'dice':>5}  whole          "
+          + "  ".join(f"margin {m:g} (region px)      " for m in args.margins))
     for g in args.groups or list(groups):
         reader = net.NetReader(args.folds / g)
         items = photos(groups[g], args.sample)
         right = np.zeros(1 + len(args.margins))
+        whole = np.zeros(1 + len(args.margins))  # photos read exactly
         sides: list[list[int]] = [[] for _ in args.margins]
         total = 0
         for item in items:
             frame = read_image(item.path)
             total += len(item.dice)
-            right[0] += match(item.dice, reader.read(frame))
-            for k, m in enumerate(args.margins):
+            reads = [reader.read(frame)]
+            for m in args.margins:
                 box = region_about(item, m, frame.shape[1], frame.shape[0])
-                sides[k].append(max(box[2], box[3]))
-                right[1 + k] += match(item.dice, reader.read(frame, box))
-        cells = "  ".join(f"{right[1 + k] / total:.3f} ({np.median(sides[k]):.0f})          " for k in range(len(args.margins)))
-        print(f"{g:<14} {len(items):>6} {total:>5}  {right[0] / total:.3f}    {cells}", flush=True)
+                sides[len(reads) - 1].append(max(box[2], box[3]))
+                reads.append(reader.read(frame, box))
+            for k, readings in enumerate(reads):
+                right[k] += match(item.dice, readings)
+                whole[k] += sorted(r.face for r in readings) == item.values
+        n = len(items)
+        cells = "  ".join(f"{right[1 + k] / total:.3f} / {whole[1 + k] / n:.3f} ({np.median(sides[k]):.0f})    "
+                          for k in range(len(args.margins)))
+        print(f"{g:<14} {n:>6} {total:>5}  {right[0] / total:.3f} / {whole[0] / n:.3f}  {cells}", flush=True)
     return 0
 
 
