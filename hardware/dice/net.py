@@ -128,6 +128,7 @@ HALF_LOOK_MAX = 4.0
 # So ``half_cover`` C (0-1; absent or 0: not asked): the half pass is kept under ``half_above`` only when at least C of
 # the first pass's sure dice lie inside its sure dice (within half their side), as a die's pips do (webcam-train at 3x:
 # all of them on 31 of 45 photos), and a crowded tray's dice do not (hex-trays: 0.21-0.58 of them).
+# Shipped as C1 (L = 60, C = 1.0, chosen on the renders; judged by rule b43ae67: docs/dice.md).
 NORMALISE_MAX = 8.0  # a wider band than this never fires on sizes the detector reports
 NORMALISE_SKIP = 8  # a second pass within this many px of the first's side is the first again: skipped
 # Session 11: the classifier's crop in one channel other than luminance grey (``face_colour`` in
