@@ -7,6 +7,7 @@ group's split units (not picked by hand).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +40,9 @@ from hardware.dice.net import (
 )
 from hardware.dice.reader import DiceReader
 from hardware.image_file import read_image
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from dice_eval import closer
 
 # Regression floors, a margin under what the shipped weights read on these samples
 # (docs/dice.md has the figures; the issue's targets, 0.95 per die, are not met yet).
@@ -156,17 +160,6 @@ def test_the_half_pass_is_kept_when_surer_and_never_over_small_dice_when_guarded
     assert (shared_reader().half_large, shared_reader().half_cover) == (60.0, 1.0)  # shipped (session 29, C1)
 
 
-def _closer(frame: np.ndarray, die: labelled.LabelledDie, zoom: float) -> np.ndarray:
-    """The frame as a camera ``zoom`` times closer over ``die`` would take it (benchmarks/dice_eval.py's ``closer``)."""
-    import cv2
-
-    h, w = frame.shape[:2]
-    left = min(max(0.0, die.x - w / zoom / 2), w - w / zoom)
-    top = min(max(0.0, die.y - h / zoom / 2), h - h / zoom)
-    warp = np.float32([[zoom, 0, -left * zoom], [0, zoom, -top * zoom]])
-    return cv2.warpAffine(frame, warp, (w, h), flags=cv2.INTER_LINEAR)
-
-
 def test_a_half_pass_under_half_above_is_kept_when_the_first_pass_saw_a_large_dies_pips(shared_data: Path,
                                                                                         tmp_path: Path) -> None:
     """Session 29 (``half_large``): a real webcam die (123 px) seen three times closer (368 px) is not found by the
@@ -175,7 +168,8 @@ def test_a_half_pass_under_half_above_is_kept_when_the_first_pass_saw_a_large_di
     1), and is kept: the die reads 1.
     Three dice of 93 px as taken (first pass 25 px, under ``half_above`` too) keep their first pass."""
     one = next(i for i in labelled.webcam(shared_data / "dice" / "webcam-train") if i.path.name == "dice_3.jpg")
-    close = _closer(read_image(one.path), one.dice[0], 3.0)
+    view, _ = closer(None, one, 3.0)
+    close = view()
     g30 = _with_tuning(tmp_path / "g30", half_large=0)
     large = _with_tuning(tmp_path / "c1", half_large=60.0, half_cover=1.0)
     first = large.heatmap(as_channels(close, large.channels))[0]
