@@ -72,9 +72,9 @@ def main() -> int:
             frame = read_image(item.path)
             total += len(item.dice)
             reads = [reader.read(frame)]
-            for m in args.margins:
+            for k, m in enumerate(args.margins):
                 box = region_about(item, m, frame.shape[1], frame.shape[0])
-                sides[len(reads) - 1].append(max(box[2], box[3]))
+                sides[k].append(max(box[2], box[3]))
                 reads.append(reader.read(frame, box))
             for k, readings in enumerate(reads):
                 right[k] += match(item.dice, readings)
