@@ -309,3 +309,46 @@ def test_a_toy_sounding_its_fifth_harmonic_loudest_is_calibrated(hz, monkeypatch
     monkeypatch.setattr(cw, "LISTEN_SUB_DIVISORS", 4)  # the listener as before session 18
     with pytest.raises(CalibrationError, match="heard 2 of 3 blows"):
         run()
+
+
+def _toy_1200_profile(hall: ws.HallNoise) -> Profile:
+    """The real wizard's profile of a 1200 Hz toy whistle, its quiet room 50 dB under the hall (whistle_eval's recipe)."""
+    import io
+
+    from calibration.whistle import _Progress, calibrate
+    from hardware.testing.sensors import blocks_of
+
+    rng = np.random.default_rng(12)
+    quiet = hall.piece(2.0) * 0.003
+    calib = ta.noise(0.4, 0.003, seed=1)
+    for i in range(3):
+        b = ws.harmonic_toy(rng, 1200.0) * 0.2
+        calib = np.concatenate([calib, b + ta.noise(len(b) / 16000, 0.003, seed=10 + i)[: len(b)], ta.noise(0.6, 0.003, seed=2)])
+    profile, _ = calibrate(["Toy"], 3, lambda: blocks_of(quiet), lambda _n: blocks_of(calib), lambda _n: None,
+                           _Progress(io.StringIO()), hear_distant=True)
+    return profile
+
+
+def test_a_calibrated_floor_starts_as_the_generic_one_and_loses_no_blow_it_hears():
+    # Session 30: a blow 1 s after the detector starts, in a hall 50 dB louder than the room the wizard recorded.
+    # Started from that room, session 4's floor still lay tens of dB under the hall, the hall's low lines passed the
+    # harmonic check's floor test as the toy's fundamental, and the calibrated detector lost a blow the generic one
+    # hears.  Started as the generic detector's (the default), it hears it; after 20 s of the hall both starts agree.
+    hall = ws.HallNoise(seed=4)
+    profile = _toy_1200_profile(hall)
+    rng = np.random.default_rng(20)
+    scenes = [ws.scene("cal", hall.piece(3.0), ws.harmonic_toy(rng, 1200.0), float(rng.uniform(-5, 15)), rng) for _ in range(20)]
+    scene = scenes[19]
+    (a, b), = scene.blows
+
+    def heard(det, x: np.ndarray, shift: float = 0.0) -> bool:
+        det.reset()
+        return any(a + shift - 0.1 <= d.detected_at <= b + shift + 0.5 for d in detect(x, det))
+
+    generic, room, first = Profile().detector("combined"), profile.detector("combined", room_floor=True), profile.detector("combined")
+    assert heard(generic, scene.samples) and not heard(room, scene.samples) and heard(first, scene.samples)
+    pre = hall.piece(20.0).astype(np.float32)
+    pre *= ws.rms(scene.samples[:8000]) / ws.rms(pre)
+    warm = np.concatenate([pre, scene.samples])
+    assert heard(room, warm, 20.0) and heard(first, warm, 20.0)
+    assert np.allclose(room.shipped.noise_db, first.shipped.noise_db, atol=1.0)  # the floors have met
