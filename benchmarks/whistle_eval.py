@@ -89,30 +89,37 @@ def load_real(folder: Path, manifest: Path, keep: Callable[[dict[str, str]], boo
 FAMILY_SCENE_S = 6.0  # the other negative families' scenes
 
 
+def real_mix_parts(data: Path) -> dict[str, tuple[list[np.ndarray], list[np.ndarray]]]:
+    """Per real whistle set ("robot", "r2k"): its blows and the real noise clips its mix row puts them in (ESC-10
+    folds 1-3 and robot-clips' other clips; folds 4-5 and r2k-clips' other clips)."""
+    robot = load_real(data / "robot-clips", data / "robot-clips" / "manifest.csv", lambda r: True)
+    r2k = load_real(data / "r2k-clips", data / "r2k-clips" / "manifest.csv", lambda r: True)
+    esc = load_real(data / "esc10-negatives", data / "esc10-negatives" / "manifest.csv", lambda r: True)
+    return {
+        "robot": ([ws.blow_piece(x) for r, x in robot if r["category"] == "whistle"],
+                  [x for r, x in esc if esc_fold(r) <= 3] + [x for r, x in robot if r["label"] == "none"]),
+        "r2k": ([ws.blow_piece(x, float(r["onset_s"]), float(r["offset_s"])) for r, x in r2k if r["label"] == "whistle"],
+                [x for r, x in esc if esc_fold(r) >= 4] + [x for r, x in r2k if r["label"] == "none"]),
+    }
+
+
 def build_sources(data: Path, seed: int, quick: bool, family_hours: float = 1.0) -> dict[str, Source]:
     robot_m = data / "robot-clips" / "manifest.csv"
     r2k_m = data / "r2k-clips" / "manifest.csv"
     esc_m = data / "esc10-negatives" / "manifest.csv"
     n_mix, n_syn = (40, 30) if quick else (120, 80)
-    robot = load_real(data / "robot-clips", robot_m, lambda r: True)
-    r2k = load_real(data / "r2k-clips", r2k_m, lambda r: True)
-    robot_blows = [ws.blow_piece(x) for r, x in robot if r["category"] == "whistle"]
-    robot_noise = [x for r, x in robot if r["label"] == "none"]
-    r2k_blows = [ws.blow_piece(x, float(r["onset_s"]), float(r["offset_s"])) for r, x in r2k if r["label"] == "whistle"]
-    r2k_noise = [x for r, x in r2k if r["label"] == "none"]
-    esc = load_real(data / "esc10-negatives", esc_m, lambda r: True)
-    esc_a = [x for r, x in esc if esc_fold(r) <= 3]
-    esc_b = [x for r, x in esc if esc_fold(r) >= 4]
+    parts = real_mix_parts(data)
+    (robot_blows, robot_noises), (r2k_blows, r2k_noises) = parts["robot"], parts["r2k"]
     sources = {
         "robot-clips": Source("robot-clips", "manifest", robot_m),
         "r2k-clips": Source("r2k-clips", "manifest", r2k_m),
         "esc10-negatives (all 400)": Source("esc10-negatives (all 400)", "manifest", esc_m),
         "mix: robot blows in esc 1-3 + robot other": Source(
             "mix: robot blows in esc 1-3 + robot other", "scenes",
-            scenes=ws.real_in_noise(robot_blows, esc_a + robot_noise, n_mix, seed + 11)),
+            scenes=ws.real_in_noise(robot_blows, robot_noises, n_mix, seed + 11)),
         "mix: r2k blows in esc 4-5 + r2k other": Source(
             "mix: r2k blows in esc 4-5 + r2k other", "scenes",
-            scenes=ws.real_in_noise(r2k_blows, esc_b + r2k_noise, n_mix, seed + 12)),
+            scenes=ws.real_in_noise(r2k_blows, r2k_noises, n_mix, seed + 12)),
     }
     hall, families = synthetic_rows(seed, n_syn)
     rng = np.random.default_rng(seed + 6)
@@ -416,16 +423,6 @@ CALIBRATION_WHISTLES: dict[str, Callable[[np.random.Generator], np.ndarray]] = {
 }
 
 
-def calibration_sound(make: Callable[[], np.ndarray]) -> np.ndarray:
-    """The wizard's recording of a whistle: three blows (``make``) over faint noise, with pauses."""
-    calib = ta.noise(0.4, 0.003, seed=1)
-    for i in range(3):
-        b = make() * 0.2
-        b = b + ta.noise(len(b) / RATE, 0.003, seed=10 + i)[: len(b)]
-        calib = np.concatenate([calib, b, ta.noise(0.6, 0.003, seed=2)])
-    return calib
-
-
 def attribution(data: Path, rng: np.random.Generator, kind: str = "session4") -> None:
     from calibration.whistle import Profile
 
@@ -493,7 +490,7 @@ def calibration_rows(seed: int) -> Iterator[tuple[str, object, list[ws.Scene]]]:
     for name, make in CALIBRATION_WHISTLES.items():
         rng = calibration_rng(seed, name)
         quiet = hall.piece(2.0) * 0.003
-        calib = calibration_sound(lambda m=make, r=rng: m(r))
+        calib = ws.wizard_take(lambda m=make, r=rng: m(r))
         profile: object
         try:
             profile, _ = calibrate(["P"], 3, lambda q=quiet: blocks_of(q), lambda _n, c=calib: blocks_of(c),
@@ -507,17 +504,8 @@ WARM_S = 20.0  # session 30: the hall heard before a steady-state calibration sc
 
 
 def warmed(scenes: Sequence[ws.Scene], seed: int, seconds: float = WARM_S) -> list[ws.Scene]:
-    """Each scene after ``seconds`` of hall noise at its own level (its first 0.5 s, before any blow, set the level),
-    the blows moved with it: the detector hears the scene as it would hours into a game, its floor risen to the
-    noise, not just after a start.  The hall is a stream of its own (``seed + 521``), so the scenes are unchanged."""
-    hall = ws.HallNoise(seed=seed + 521)
-    out = []
-    for s in scenes:
-        pre = hall.piece(seconds).astype(np.float32)
-        pre *= ws.rms(s.samples[: RATE // 2]) / ws.rms(pre)
-        blows = tuple((a + seconds, b + seconds) for a, b in s.blows)
-        out.append(dataclasses.replace(s, samples=np.concatenate([pre, s.samples]), blows=blows))
-    return out
+    """``ws.warmed`` with a hall stream of its own (``seed + 521``), so the calibration rows' scenes are unchanged."""
+    return ws.warmed(scenes, ws.HallNoise(seed=seed + 521), seconds)
 
 
 def calibrated_recall(seed: int, kind: str = "session4") -> None:

@@ -66,7 +66,7 @@ def synthetic_profiles(seed: int) -> dict[str, tuple[Profile | str, list[ws.Scen
     for name, make in SYNTH.items():
         rng = we.calibration_rng(seed, name)
         quiet = hall.piece(2.0) * 0.003
-        profile = _wizard({"P": we.calibration_sound(lambda m=make, r=rng: m(r))}, quiet)
+        profile = _wizard({"P": ws.wizard_take(lambda m=make, r=rng: m(r))}, quiet)
         scenes = [ws.scene("cal", hall.piece(3.0), make(rng), float(rng.uniform(-5, 15)), rng) for _ in range(40)]
         out[name] = (profile, scenes)
     return out
@@ -84,7 +84,7 @@ def real_profile(data: Path, seed: int) -> tuple[Profile | str, dict[str, list[w
 
     hall = ws.HallNoise(seed=seed + 32)
     quiet = hall.piece(2.0) * 0.003
-    profile = _wizard({p: we.calibration_sound(lambda p=p: blow(p)) for p in REAL}, quiet)
+    profile = _wizard({p: ws.wizard_take(lambda p=p: blow(p)) for p in REAL}, quiet)
     scenes = {p: [ws.scene("cal", hall.piece(3.0), blow(p), float(rng.uniform(-5, 15)), rng) for _ in range(40)]
               for p in REAL}
     return profile, scenes, blow

@@ -35,19 +35,6 @@ from hardware.whistle.evaluation import in_window
 BINS = ((-10, -5), (-5, 0), (0, 10), (10, 20))
 
 
-def sets(data: Path) -> dict[str, tuple[list[np.ndarray], list[np.ndarray]]]:
-    """Per real set, its blows and the noise clips the benchmark mixes them into."""
-    robot = we.load_real(data / "robot-clips", data / "robot-clips" / "manifest.csv", lambda r: True)
-    r2k = we.load_real(data / "r2k-clips", data / "r2k-clips" / "manifest.csv", lambda r: True)
-    esc = we.load_real(data / "esc10-negatives", data / "esc10-negatives" / "manifest.csv", lambda r: True)
-    return {
-        "robot": ([ws.blow_piece(x) for r, x in robot if r["category"] == "whistle"],
-                  [x for r, x in esc if we.esc_fold(r) <= 3] + [x for r, x in robot if r["label"] == "none"]),
-        "r2k": ([ws.blow_piece(x, float(r["onset_s"]), float(r["offset_s"])) for r, x in r2k if r["label"] == "whistle"],
-                [x for r, x in esc if we.esc_fold(r) >= 4] + [x for r, x in r2k if r["label"] == "none"]),
-    }
-
-
 def stream(blows: list[np.ndarray], noises: list[np.ndarray], minutes: float, rng: np.random.Generator
            ) -> tuple[np.ndarray, list[tuple[float, float]], list[float], list[float]]:
     """The long recording, each blow's (onset, offset), its SNR, and where its 3 s window starts."""
@@ -101,7 +88,7 @@ def main() -> int:
     if data is None:
         print("no whistle data (BELLWETHER_SHARED_DATA)")
         return 1
-    for k, (name, (blows, noises)) in enumerate(sets(data).items()):
+    for k, (name, (blows, noises)) in enumerate(we.real_mix_parts(data).items()):
         x, spans, snrs, starts = stream(blows, noises, args.minutes, np.random.default_rng(args.seed + k))
         det = CombinedDetector.of()
         c = time.process_time()

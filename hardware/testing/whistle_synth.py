@@ -21,14 +21,14 @@ shaped noise otherwise), motors and hum below 1 kHz, and pink noise.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from hardware.signals import RATE, envelope, place
 
-from .audio import pink_noise, speech
+from .audio import noise, pink_noise, speech
 
 HOP = 256
 
@@ -239,6 +239,29 @@ def fit(noise: np.ndarray, seconds: float, rng: np.random.Generator) -> np.ndarr
     reps = np.tile(noise, n // max(1, len(noise)) + 2)
     s = int(rng.integers(0, max(1, len(noise))))
     return reps[s : s + n]
+
+
+def wizard_take(make: Callable[[], np.ndarray]) -> np.ndarray:
+    """The calibration wizard's recording of a whistle: three blows (``make``) over faint noise, with pauses."""
+    calib = noise(0.4, 0.003, seed=1)
+    for i in range(3):
+        b = make() * 0.2
+        b = b + noise(len(b) / RATE, 0.003, seed=10 + i)[: len(b)]
+        calib = np.concatenate([calib, b, noise(0.6, 0.003, seed=2)])
+    return calib
+
+
+def warmed(scenes: Sequence[Scene], hall: HallNoise, seconds: float) -> list[Scene]:
+    """Each scene after ``seconds`` of ``hall`` at its own level (its first 0.5 s, before any blow, set the level),
+    the blows moved with it: a detector reset before it hears the scene with its floor risen to the noise, as hours
+    into a game, not just after a start (session 30)."""
+    out = []
+    for s in scenes:
+        pre = hall.piece(seconds).astype(np.float32)
+        pre *= rms(s.samples[: RATE // 2]) / rms(pre)
+        blows = tuple((a + seconds, b + seconds) for a, b in s.blows)
+        out.append(replace(s, samples=np.concatenate([pre, s.samples]), blows=blows))
+    return out
 
 
 def real_in_noise(pieces: Sequence[np.ndarray], noises: Sequence[np.ndarray], count: int, seed: int,

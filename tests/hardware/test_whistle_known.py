@@ -25,11 +25,7 @@ def _low_toy_profile() -> Profile:
     """The real wizard's profile of a 700 Hz toy whistle (rich in harmonics), as whistle_eval calibrates it."""
     rng = np.random.default_rng(11)
     quiet = ws.HallNoise(seed=3).piece(2.0) * 0.003
-    calib = ta.noise(0.4, 0.003, seed=1)
-    for i in range(3):
-        b = ws.harmonic_toy(rng, 700.0) * 0.2
-        calib = np.concatenate([calib, b + ta.noise(len(b) / RATE, 0.003, seed=10 + i)[: len(b)],
-                                ta.noise(0.6, 0.003, seed=2)])
+    calib = ws.wizard_take(lambda: ws.harmonic_toy(rng, 700.0))
     profile, _ = calibrate(["Shaun"], 3, lambda: blocks_of(quiet), lambda _n: blocks_of(calib), lambda _n: None,
                            _Progress(io.StringIO()), hear_distant=True)
     return profile
@@ -188,11 +184,7 @@ def pure() -> Profile:
     """The real wizard's profile of a near-pure blown whistle at 2.5 kHz: its template is one line."""
     rng = np.random.default_rng(3)
     quiet = ws.HallNoise(seed=3).piece(2.0) * 0.003
-    calib = ta.noise(0.4, 0.003, seed=1)
-    for i in range(3):
-        b = _blown(rng) * 0.2
-        calib = np.concatenate([calib, b + ta.noise(len(b) / RATE, 0.003, seed=10 + i)[: len(b)],
-                                ta.noise(0.6, 0.003, seed=2)])
+    calib = ws.wizard_take(lambda: _blown(rng))
     profile, _ = calibrate(["A"], 3, lambda: blocks_of(quiet), lambda _n: blocks_of(calib), lambda _n: None,
                            _Progress(io.StringIO()), hear_distant=True)
     return dataclasses.replace(profile, known=True)
