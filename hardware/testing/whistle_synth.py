@@ -264,6 +264,45 @@ def warmed(scenes: Sequence[Scene], hall: HallNoise, seconds: float) -> list[Sce
     return out
 
 
+def long_recording(pieces: Sequence[np.ndarray], noises: Sequence[np.ndarray], minutes: float, rng: np.random.Generator,
+                   family: str = "long") -> tuple[Scene, list[float], list[float]]:
+    """One long recording (session 30): ``minutes`` of noise clips (5 s each, 50 ms cross-fades, each at the
+    recording's level +-3 dB, that level drawn from -40..-25 dBFS), a blow from ``pieces`` every 6-9 s from 3 s in at
+    -10..+20 dB over the RMS of the 3 s around it (a window starting 0.8-1.6 s before the blow, as a 3 s scene's).
+    The scene (its blows' spans), each blow's SNR and where its 3 s window starts."""
+    n = round(minutes * 60 * RATE)
+    level = float(rng.uniform(-40, -25))
+    fade = round(0.05 * RATE)
+    ramp = np.ones(5 * RATE, np.float32)
+    ramp[:fade], ramp[-fade:] = np.linspace(0, 1, fade), np.linspace(1, 0, fade)
+    x = np.zeros(n + 5 * RATE, np.float32)
+    pos = 0
+    while pos < n:
+        seg = fit(noises[int(rng.integers(len(noises)))], 5.0, rng).astype(np.float32)
+        seg *= 10 ** ((level + rng.uniform(-3, 3)) / 20) / rms(seg)
+        x[pos : pos + len(seg)] += seg * ramp[: len(seg)]
+        pos += len(seg) - fade
+    x = x[:n]
+    spans, snrs, starts = [], [], []
+    t = 3.0
+    while t + 3 < n / RATE:
+        blow = cut(pieces[int(rng.integers(len(pieces)))], rng)
+        w0 = t - float(rng.uniform(0.8, 1.6))
+        around = x[round(w0 * RATE) : round((w0 + 3) * RATE)]
+        snr = float(rng.uniform(-10, 20))
+        b = blow * (rms(around) * 10 ** (snr / 20) / rms(blow))
+        i = round(t * RATE)
+        x[i : i + len(b)] += b
+        spans.append((t, t + len(b) / RATE))
+        snrs.append(snr)
+        starts.append(w0)
+        t += float(rng.uniform(6, 9))
+    peak = float(np.abs(x).max())
+    if peak > 0.99:
+        x *= 0.99 / peak
+    return Scene(family, x, tuple(spans)), snrs, starts
+
+
 def real_in_noise(pieces: Sequence[np.ndarray], noises: Sequence[np.ndarray], count: int, seed: int,
                   snr_range: tuple[float, float] = (-10.0, 20.0), seconds: float = 3.0) -> list[Scene]:
     rng = np.random.default_rng(seed)

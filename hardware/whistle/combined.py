@@ -121,6 +121,14 @@ class CombinedParams:
     # where 2 % was allowed (its flute notes over held chords): off (docs/whistle.md, session 20).  Session 26: judged alone
     # on seed 39 by a rule allowing music 8 %: +8 blows, music +3.8 %, clatter +1, ESC-10 +1: on (docs/whistle.md).
     weak_low_db: float = 6.0
+    # Session 31: what "steady" is measured against, for the two reasons above (low line, weak steady low line).  The
+    # cascade's floor rises 4 s a time constant (in dB), so a low sound that began a few seconds ago (a motor, the
+    # next stretch of a hall's noise) still stands 10-30 dB over it: in one long recording the gate refused blows it
+    # heard in 3 s scenes, whose floor starts at the noise's level (docs/whistle.md, session 30's long recordings).
+    # With steady_rise_s > 0 the low band (below 1 kHz) has a floor of its own for these two tests, rising this many
+    # seconds a time constant and falling as the cascade's; the trill's voice and spread tests keep the cascade's
+    # (their new low sound is a voice's or a knock's).  0: off, the cascade's floor for all.
+    steady_rise_s: float = 0.0
     # Session 11's fourth step, retried in session 12 behind the ring guard: a strict cascade yes also counts,
     # when no other reason speaks, while the band below 1 kHz neither swings (low_swing_db <= quiet_swing_db)
     # nor holds much new sound (quiet_over_min_db <= low_over_db <= voice_over_db).  Alone (session 11, seed 9,
@@ -217,6 +225,12 @@ class Evidence:
     harm: float = math.inf  # session 22: the sound round the line's harmonicity before the onset (noise_line; inf: unmeasured)
     harm_on: float = math.inf  # and since the onset (the candidate's own sound: a crow's or a cry's comb)
     sub_db: float = math.inf  # the strongest line at half, a third or twice the pitch against the line, dB
+    steady_db: float | None = None  # the low line over the low band's own floor (steady_rise_s; None: low_over_db)
+
+    @property
+    def steady_over_db(self) -> float:
+        """The low line over the floor the steadiness tests read (CombinedParams.steady_rise_s)."""
+        return self.low_over_db if self.steady_db is None else self.steady_db
 
     def speech(self, p: CombinedParams) -> bool:
         """The low band rises and falls like syllables: a voice or a laugh, which neither rule may take for a hum."""
@@ -233,10 +247,10 @@ class Evidence:
         moves = self.wander_hz >= p.trill_wander_hz or spread or breath
         if self.line_share < p.trill_share and moves and not voice:
             out.append("trill")
-        if self.low_db >= p.low_line_db and self.low_over_db <= p.steady_low_db:
+        if self.low_db >= p.low_line_db and self.steady_over_db <= p.steady_low_db:
             out.append("low line")
         if (not out and p.weak_low_db > 0 and p.low_line_db - p.weak_low_db <= self.low_db < p.low_line_db
-                and self.low_over_db <= p.steady_low_db):
+                and self.steady_over_db <= p.steady_low_db):
             out.append(WEAK_LOW)
         if (not out and p.quiet_low and self.low_swing_db <= p.quiet_swing_db
                 and p.quiet_over_min_db <= self.low_over_db <= p.voice_over_db):
@@ -354,6 +368,7 @@ class CombinedDetector(StreamDetector):
         self._looks = 0  # the gate's refusals of that blow
         self._doubts: list[Detection] = []  # since the last take_doubts
         self._doubted: Detection | None = None
+        self._low_floor: np.ndarray | None = None  # the low band's own floor, log power (steady_rise_s)
 
     def take_doubts(self) -> list[Detection]:
         """Sounds the verifier took for a whistle that were not reported, since the last call, oldest first.
@@ -400,6 +415,8 @@ class CombinedDetector(StreamDetector):
             return []
         first, power = got
         out: list[Detection] = []
+        if self.params.steady_rise_s > 0:
+            self._follow_low(power)
         for sub in (self.shipped, self.cascade):
             sub.follow(self._samples, self._frame)
         mine = self.shipped.consume(first, power)
@@ -460,6 +477,21 @@ class CombinedDetector(StreamDetector):
                 if self._fresh(det) and self.blown(det):
                     out.append(self._report(det))
         return out
+
+    def _follow_low(self, power: np.ndarray) -> None:
+        """The low band's floor (steady_rise_s): as the cascade's, in dB, started where the cascade's starts (the
+        first block's frames' geometric mean), rising steady_rise_s and falling the cascade's noise_fall_s a time
+        constant, so never under the cascade's while that rises slower; never frozen (a whistle's line stands above
+        1 kHz)."""
+        low = power[:, :LOW_BINS].astype(np.float64)
+        if self._low_floor is None:
+            self._low_floor = np.log(low + EPS).mean(axis=0)
+            return
+        dt = len(power) * HOP / RATE
+        over = np.log(low.mean(axis=0) + EPS) - self._low_floor
+        rise = 1 - math.exp(-dt / self.params.steady_rise_s)
+        fall = 1 - math.exp(-dt / self.cascade.params.noise_fall_s)
+        self._low_floor = self._low_floor + np.where(over > 0, rise, fall) * over
 
     def _noisy(self, det: Detection, ev: Evidence) -> bool:
         """Session 22 (CombinedParams.noise_line): a report given only the noise reason is heard when its pitch and level
@@ -543,10 +575,13 @@ class CombinedDetector(StreamDetector):
         low_db = float(np.median(10 * np.log10((low + EPS) / (top + EPS))))
         low_over = float(np.median(10 * np.log10((low + EPS) / (floor[lowk] + EPS))))
         wander = float(np.median(np.abs(np.diff(m)))) * BIN_HZ
-        if not self.params.noise_line:
-            return Evidence(share, low_db, low_over, wander, self._low_swing(onset))
-        harm, harm_on, sub = self._harmonic(onset, p, k, w)
-        return Evidence(share, low_db, low_over, wander, self._low_swing(onset), harm, harm_on, sub)
+        steady = None
+        if self._low_floor is not None:
+            steady = float(np.median(10 * np.log10(low + EPS) - self._low_floor[lowk] * (10 / math.log(10))))
+        harm = harm_on = sub = math.inf
+        if self.params.noise_line:
+            harm, harm_on, sub = self._harmonic(onset, p, k, w)
+        return Evidence(share, low_db, low_over, wander, self._low_swing(onset), harm, harm_on, sub, steady)
 
     def _harmonic(self, onset: float | None, p: np.ndarray, k: int, w: int) -> tuple[float, float, float]:
         """Session 22 (CombinedParams.noise_line): how harmonic the sound round the line is, in the noise_pre frames

@@ -479,6 +479,68 @@ def test_a_struck_glass_over_a_weak_low_line_is_dropped_as_a_ring(tmp_path):
     assert ([WEAK_LOW], True, False) in looks and not any(ok for *_, ok in looks)
 
 
+# -- session 31: "steady" against a floor that keeps up (CombinedParams.steady_rise_s) ----------------------------------
+
+
+def test_the_steadiness_tests_read_the_low_bands_own_floor_and_the_trills_voice_test_does_not():
+    """``steady_db`` (the low line over the low band's faster floor) stands for ``low_over_db`` in the low-line and
+    weak-low-line tests only; unmeasured (None) they read the cascade's floor as before."""
+    from hardware.whistle.combined import WEAK_LOW, Evidence
+
+    p = CombinedParams()
+    assert Evidence(0.9, -4.0, 13.0, 0.0).reasons(p) == []  # 13 dB over the cascade's floor: new sound
+    assert Evidence(0.9, -4.0, 13.0, 0.0, steady_db=6.0).reasons(p) == [WEAK_LOW]
+    assert Evidence(0.9, 1.0, 13.0, 0.0, steady_db=6.0).reasons(p) == ["low line"]
+    assert Evidence(0.9, -4.0, 13.0, 0.0, steady_db=11.0).reasons(p) == []  # new to the faster floor too
+    # A wandering line over a low line as loud, 13 dB over the cascade's floor, is a voice under a trill, whatever the
+    # faster floor says (the voice test keeps the cascade's floor): only the low line's reason is given.
+    assert Evidence(0.5, 1.0, 13.0, 300.0).reasons(p) == []
+    assert Evidence(0.5, 1.0, 13.0, 300.0, steady_db=6.0).reasons(p) == ["low line"]
+
+
+def motor_then_blow(tmp_path: Path, before: float) -> np.ndarray:
+    """A quiet room (pink noise) where a 200 Hz motor starts ``before`` seconds before a held two-tone blow a few dB
+    over it (session 4 hears neither line as dominant): the cascade's floor, rising 4 s a time constant, is still
+    13-24 dB under the motor when the blow comes."""
+    length = 0.5 + before + 1.0
+    x = ta.pink_noise(length, amp=0.001, seed=1)
+    x[round(0.5 * RATE) :] += hum(length - 0.5, 200.0, 0.006)
+    ta.place(x, held_two_tone() * 0.3, 0.5 + before)
+    return wav(tmp_path, x)
+
+
+def test_a_blow_over_a_motor_that_started_seconds_ago_is_heard_with_a_floor_that_keeps_up(tmp_path):
+    """Session 31: in one long recording the gate refused blows over a low sound that had begun a few seconds before
+    (the cascade's floor still learning it: 13 dB under), which it heard in 3 s scenes (whose floor starts at the
+    noise).  With steady_rise_s the low band's own floor has learned it (6 dB): a steady low line."""
+    from hardware.whistle.combined import WEAK_LOW
+
+    x = motor_then_blow(tmp_path, 3.0)
+    assert detect(x, WhistleDetector()) == []
+    looks = []
+    det = gated(steady_rise_s=0.0)
+    det.on_cascade = lambda d, ev, ok: looks.append((ev.reasons(det.params), ok, ev.low_over_db))
+    assert detect(x, det) == []
+    assert looks and all(r == [] and not ok and over > 12 for r, ok, over in looks)
+    looks.clear()
+    det = gated(steady_rise_s=2.0)
+    det.on_cascade = lambda d, ev, ok: looks.append((ev.reasons(det.params), ok, ev.steady_db))
+    found = detect(x, det)
+    assert len(found) == 1 and abs(found[0].peak_hz - 2500) < 60 and abs(found[0].onset - 3.5) < 0.1
+    assert len(looks) == 1 and looks[0][:2] == ([WEAK_LOW], True) and looks[0][2] < 8
+
+
+@pytest.mark.parametrize("before", [0.5, 1.0])
+def test_a_low_sound_that_began_just_before_a_blow_is_still_new_to_the_faster_floor(tmp_path, before):
+    """A motor (or a voice's held vowel) begun 0.5-1 s before the blow stands 15-21 dB over the faster floor too:
+    no reason, as before."""
+    looks = []
+    det = gated(steady_rise_s=2.0)
+    det.on_cascade = lambda d, ev, ok: looks.append((ev.reasons(det.params), ok, ev.steady_db))
+    assert detect(motor_then_blow(tmp_path, before), det) == []
+    assert looks and all(r == [] and not ok and steady > 14 for r, ok, steady in looks)
+
+
 # -- session 21, third step: the blown route (CombinedParams.blown_vouch) ----------------------------------------------
 
 
