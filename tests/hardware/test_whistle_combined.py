@@ -528,6 +528,10 @@ def test_a_blow_over_a_motor_that_started_seconds_ago_is_heard_with_a_floor_that
     found = detect(x, det)
     assert len(found) == 1 and abs(found[0].peak_hz - 2500) < 60 and abs(found[0].onset - 3.5) < 0.1
     assert len(looks) == 1 and looks[0][:2] == ([WEAK_LOW], True) and looks[0][2] < 8
+    # steady_min_hz: under 2 kHz (a motor's or a voice's harmonics, a robot's beep) the faster floor is not read
+    assert det.evidence(2500.0).steady_db is not None and det.evidence(1500.0).steady_db is None
+    det.params = replace(det.params, steady_min_hz=0.0)
+    assert det.evidence(1500.0).steady_db is not None
 
 
 @pytest.mark.parametrize("before", [0.5, 1.0])
