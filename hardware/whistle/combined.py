@@ -373,6 +373,7 @@ class CombinedDetector(StreamDetector):
         self._doubts: list[Detection] = []  # since the last take_doubts
         self._doubted: Detection | None = None
         self._low_floor: np.ndarray | None = None  # the low band's own floor, log power (steady_rise_s)
+        self._low_steps: dict[int, np.ndarray] = {}  # its [fall, rise] step per block length
 
     def take_doubts(self) -> list[Detection]:
         """Sounds the verifier took for a whistle that were not reported, since the last call, oldest first.
@@ -419,12 +420,12 @@ class CombinedDetector(StreamDetector):
             return []
         first, power = got
         out: list[Detection] = []
-        if self.params.steady_rise_s > 0:
-            self._follow_low(power)
         for sub in (self.shipped, self.cascade):
             sub.follow(self._samples, self._frame)
         mine = self.shipped.consume(first, power)
         theirs = self.cascade.consume(first, power)
+        if self.params.steady_rise_s > 0:
+            self._follow_low(power)
         self._recent.append(power)
         self._recent_frames += len(power)
         while self._recent_frames - len(self._recent[0]) >= max(SWING_RING, POWER_FRAMES):
@@ -486,16 +487,21 @@ class CombinedDetector(StreamDetector):
         """The low band's floor (steady_rise_s): as the cascade's, in dB, started where the cascade's starts (the
         first block's frames' geometric mean), rising steady_rise_s and falling the cascade's noise_fall_s a time
         constant, so never under the cascade's while that rises slower; never frozen (a whistle's line stands above
-        1 kHz)."""
-        low = power[:, :LOW_BINS].astype(np.float64)
+        1 kHz).  The block's level is the one the cascade has just tracked its floor with (a few numpy calls a block:
+        the detector runs 300-400 times real time, where each call is 1 % of a block's time)."""
         if self._low_floor is None:
-            self._low_floor = np.log(low + EPS).mean(axis=0)
+            self._low_floor = np.log(power[:, :LOW_BINS].astype(np.float64) + EPS).mean(axis=0)
             return
-        dt = len(power) * HOP / RATE
-        over = np.log(low.mean(axis=0) + EPS) - self._low_floor
-        rise = 1 - math.exp(-dt / self.params.steady_rise_s)
-        fall = 1 - math.exp(-dt / self.cascade.params.noise_fall_s)
-        self._low_floor = self._low_floor + np.where(over > 0, rise, fall) * over
+        cached, level = StreamDetector._level_cache
+        if cached is not power:
+            level = np.log(power.sum(axis=0) / len(power) + EPS)
+        steps = self._low_steps.get(len(power))
+        if steps is None:
+            dt = len(power) * HOP / RATE
+            fall, rise = self.cascade.params.noise_fall_s, self.params.steady_rise_s
+            steps = self._low_steps[len(power)] = np.array([1 - math.exp(-dt / fall), 1 - math.exp(-dt / rise)])
+        over = level[:LOW_BINS] - self._low_floor
+        self._low_floor = self._low_floor + steps.take((over > 0).view(np.uint8)) * over
 
     def _noisy(self, det: Detection, ev: Evidence) -> bool:
         """Session 22 (CombinedParams.noise_line): a report given only the noise reason is heard when its pitch and level
