@@ -54,7 +54,7 @@ def test_two_blows_are_two_events(tmp_path):
 
 # The gate's reasons as they stood before session 26 made the weak low line a default: the tests of the older routes
 # read them alone (docs/whistle.md, session 26).
-BEFORE_26 = {"noise_line": False, "weak_low_db": 0.0, "steady_low_db": 8.0}
+BEFORE_26 = {"noise_line": False, "weak_low_db": 0.0, "steady_low_db": 8.0, "steady_rise_s": 0.0}
 
 
 def test_the_gate_says_why_the_shipped_detector_cannot_hear(tmp_path):
@@ -488,6 +488,7 @@ def test_the_steadiness_tests_read_the_low_bands_own_floor_and_the_trills_voice_
     from hardware.whistle.combined import WEAK_LOW, Evidence
 
     p = CombinedParams()
+    assert p.steady_rise_s == 2.0 and p.steady_min_hz == 2000.0  # on since session 31
     assert Evidence(0.9, -4.0, 13.0, 0.0).reasons(p) == []  # 13 dB over the cascade's floor: new sound
     assert Evidence(0.9, -4.0, 13.0, 0.0, steady_db=6.0).reasons(p) == [WEAK_LOW]
     assert Evidence(0.9, 1.0, 13.0, 0.0, steady_db=6.0).reasons(p) == ["low line"]
