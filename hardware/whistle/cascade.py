@@ -159,7 +159,6 @@ class CascadeDetector(StreamDetector):
         self._samples = 0
         self._frame = 0
         self._noise = None if self._initial_noise is None else self._initial_noise.copy()
-        self._heard_room = self._initial_noise is not None  # a floor from more than digital silence (SILENT_POWER)
         # The last frames' power over the floor (a ring), in dB only when the verifier asks: most frames are
         # never looked at, and the log of every block's whole spectrum was a fifth of stage 1's cost.
         self._hist = np.ones((KEPT, N_FFT // 2 + 1))
@@ -194,11 +193,9 @@ class CascadeDetector(StreamDetector):
 
     def consume(self, first: int, power: np.ndarray) -> list[Detection]:
         """Decide on a block's frames (``first`` the index of its first frame), their STFT power given."""
-        if not self._heard_room:
-            # The first block is the room until we learn better: its mean in dB, what the tracker converges to (again
-            # at each block while only digital silence has been heard: SILENT_POWER).
+        if self._noise is None:
+            # The first block is the room until we learn better: its mean in dB, what the tracker converges to.
             self._noise = np.exp(np.log(power + EPS).mean(axis=0)) + EPS
-            self._heard_room = not self._level(power)[1]
         out = self._decide(power, first)
         self._track_noise(power)
         return out
@@ -467,10 +464,8 @@ class CascadeDetector(StreamDetector):
         return float(recent[:, k2 - 1 : k2 + 2].max(axis=1).mean() - recent[:, k - 1 : k + 2].max(axis=1).mean())
 
     def _track_noise(self, power: np.ndarray) -> None:
-        # As in detector.py: rises slowly in dB, falls fast; digital silence is not the room (SILENT_POWER).
+        # As in detector.py: rises slowly in dB, falls fast.
         p = self.params
-        if self._level(power)[1]:
-            return
         log_noise, over, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
         if self._episode is not None and (self._frame - self._episode) * HOP / RATE < p.max_blow_s:
             # A sound under way does not raise the floor under itself (never longer than max_blow_s):

@@ -492,12 +492,12 @@ class CombinedDetector(StreamDetector):
         constant, so never under the cascade's while that rises slower; never frozen (a whistle's line stands above
         1 kHz).  The block's level is the one the cascade has just tracked its floor with (a few numpy calls a block:
         the detector runs 300-400 times real time, where each call is 1 % of a block's time)."""
-        level, silent = self._level(power)
-        if silent:
-            return  # digital silence is not the room (SILENT_POWER); before any sound, no floor of its own yet
         if self._low_floor is None:
             self._low_floor = np.log(power[:, :LOW_BINS].astype(np.float64) + EPS).mean(axis=0)
             return
+        cached, level = StreamDetector._level_cache
+        if cached is not power:
+            level = np.log(power.sum(axis=0) / len(power) + EPS)
         steps = self._low_steps.get(len(power))
         if steps is None:
             dt = len(power) * HOP / RATE

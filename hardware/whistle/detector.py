@@ -60,13 +60,6 @@ assert N_FFT == 2 * HOP  # process() builds frames from pairs of hops
 PEAK_HALF_WIDTH = 2  # bins either side counted in the peak's energy (+-62 Hz: trills smear)
 NEAR_BINS = 8  # +-250 Hz around the peak belong to it (trill sidebands), not to "elsewhere"
 EPS = 1e-20
-# Session 31: a block whose mean power stays under this in every bin is digital silence (a dropout, a recording's
-# padding, a microphone not yet started), not a room.  It would drag a floor to EPS, 180 dB under any room, which the
-# floor's 4 s rise in dB then takes 10-12 s to climb back from, while every low line of the room stands far over it
-# (session 4's harmonic check takes those for a whistle's fundamental; the gate's steadiness tests call them new).
-# 16-bit dither alone is about 1e-7.
-SILENT_POWER = 1e-10
-_SILENT_LOG = math.log(SILENT_POWER)
 WIDE_HZ = (250.0, 7500.0)  # where dominance looks for competing lines
 SUB_LINE_OVER_MEDIAN = 30.0  # 15 dB: what makes a sub-harmonic bin a line rather than noise
 _COMB_D = np.arange(3, 14)  # voice pitch spacings looked for, in bins (94-406 Hz)
@@ -211,7 +204,7 @@ class StreamDetector:
     _noise: np.ndarray | None
     # (block power, its log level): the combined detector's two halves track their floors on the same block
     # object; one tuple, read and written whole, so another detector's thread cannot mix the pair.
-    _level_cache: ClassVar[tuple[np.ndarray | None, np.ndarray, bool]] = (None, np.zeros(0), True)
+    _level_cache: ClassVar[tuple[np.ndarray | None, np.ndarray]] = (None, np.zeros(0))
 
     @property
     def time(self) -> float:
@@ -252,23 +245,17 @@ class StreamDetector:
         self._frame += len(frames)
         return first, power_of(frames)
 
-    def _level(self, power: np.ndarray) -> tuple[np.ndarray, bool]:
-        """The block's mean power per bin (log) and whether it is digital silence (SILENT_POWER), computed once a block
-        for every detector that tracks a floor on it."""
-        cached = StreamDetector._level_cache
-        if cached[0] is power:
-            return cached[1], cached[2]
-        level = np.log(_sum(power, 0) / len(power) + EPS)  # the mean, without np.mean's per-call cost
-        silent = bool(_max(level) < _SILENT_LOG)
-        StreamDetector._level_cache = (power, level, silent)
-        return level, silent
-
     def _floor_rates(self, power: np.ndarray, rise_s: float, fall_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(log floor, log block level over it, per-bin step): in dB, a loud sound lifts the floor by a few dB
         per second, not by a fixed share of its power (which for a sound 50 dB up is a jump).  The floor's next
         log is ``log floor + step * level over it``."""
         n = len(power)
-        level, _ = self._level(power)
+        cached = StreamDetector._level_cache
+        if cached[0] is power:
+            level = cached[1]
+        else:
+            level = np.log(_sum(power, 0) / n + EPS)  # the mean, without np.mean's per-call cost
+            StreamDetector._level_cache = (power, level)
         steps = self._steps.get((n, rise_s, fall_s))
         if steps is None:
             dt = n * HOP / RATE
@@ -523,7 +510,6 @@ class WhistleDetector(StreamDetector):
         self._samples = 0
         self._frame = 0  # index of the next frame
         self._noise = None if self._initial_noise is None else self._initial_noise.copy()
-        self._heard_room = self._initial_noise is not None  # a floor from more than digital silence (SILENT_POWER)
         self._blow: _Blow | None = None
         self._quiet_until = -1.0  # refractory: no new blow before this stream time
         # The pitch of the reported blow the refractory period follows (None after a
@@ -540,11 +526,9 @@ class WhistleDetector(StreamDetector):
 
     def consume(self, first: int, power: np.ndarray) -> list[Detection]:
         """Decide on a block's frames (``first`` the index of its first frame), their STFT power given."""
-        if not self._heard_room:
-            # First sound heard: the quietest of these frames is the room until we learn better (again at each block
-            # while only digital silence has been heard: SILENT_POWER).
+        if self._noise is None:
+            # First sound heard: the quietest of these frames is the room until we learn better.
             self._noise = power.min(axis=0) + EPS
-            self._heard_room = not self._level(power)[1]
         # Only a strong frame can start a blow, unless one is under way or was
         # just reported (its weak frames then extend the refractory period).
         busy = self._blow is not None or first * HOP / RATE < self._quiet_until
@@ -980,8 +964,6 @@ class WhistleDetector(StreamDetector):
         p = self.params
         if self._blow is not None and self.time - self._blow.onset < p.max_blow_s:
             return
-        if self._level(power)[1]:
-            return  # digital silence is not the room (SILENT_POWER)
         log_noise, over, rate = self._floor_rates(power, p.noise_rise_s, p.noise_fall_s)
         self._noise = np.exp(log_noise + rate * over)
 

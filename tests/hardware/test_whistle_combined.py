@@ -546,50 +546,6 @@ def test_a_low_sound_that_began_just_before_a_blow_is_still_new_to_the_faster_fl
     assert looks and all(r == [] and not ok and steady > 14 for r, ok, steady in looks)
 
 
-# -- session 31: digital silence is not the room (detector.SILENT_POWER) -----------------------------------------------
-
-
-def room_with_a_dropout(seed: int, dropout: tuple[float, float] | None) -> np.ndarray:
-    """A room (pink noise and a hall line at 782.5 Hz, a quarter of the blow's pitch), a blow at 6 s, and optionally
-    a stretch of digital silence (a dropout: an xrun, a USB microphone's hiccup, a file's padding)."""
-    x = ta.pink_noise(7.0, amp=0.01, seed=seed) + hum(7.0, 782.5, 0.01)
-    if dropout is not None:
-        x[round(dropout[0] * RATE) : round(dropout[1] * RATE)] = 0.0
-    ta.place(x, ta.tone(3130, 0.4, amp=0.04), 6.0)
-    return x
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_a_dropout_leaves_every_floor_where_it_was_and_hears_what_it_would_have(tmp_path, seed):
-    """Before session 31 a 1 s dropout dragged the floors to EPS (-130 dB at the hall line, 130 dB under the room),
-    and the 4 s rise in dB had not climbed back a second later: the blow after it was lost on every seed."""
-    heard, floors = [], []
-    for dropout in (None, (4.0, 5.0)):
-        det = CombinedDetector()
-        heard.append([round(d.onset, 2) for d in detect(wav(tmp_path, room_with_a_dropout(seed, dropout)), det)])
-        floors.append([10 * np.log10(f) for f in (det.shipped.noise_floor, det.cascade.noise_floor,
-                                                  np.exp(det._low_floor))])
-    assert heard[1] == heard[0]
-    k = round(782.5 / (RATE / 512))  # the hall line's bin
-    for clean, dropped in zip(*floors, strict=True):
-        assert abs(dropped[k] - clean[k]) < 1.0 and np.median(np.abs(dropped - clean)) < 1.0
-
-
-def test_a_recording_that_starts_in_digital_silence_takes_the_room_from_its_first_sound(tmp_path):
-    x = room_with_a_dropout(0, None)
-    x[: RATE] = 0.0  # a microphone not yet started, a file's lead-in
-    det = CombinedDetector()
-    detect(wav(tmp_path, x), det)
-    k = round(782.5 / (RATE / 512))
-    for floor in (det.shipped.noise_floor, det.cascade.noise_floor, np.exp(det._low_floor)):
-        # from the first block that holds sound (its quietest frames may still hold some silence: session 4's floor
-        # starts there 40 dB under the room's line), not from EPS, 200 dB under it
-        assert 10 * np.log10(floor[k]) > -60
-    silent = WhistleDetector()
-    detect(np.zeros(RATE, np.float32), silent)
-    assert not silent._heard_room  # digital silence only: the next sound sets the floor
-
-
 # -- session 21, third step: the blown route (CombinedParams.blown_vouch) ----------------------------------------------
 
 
