@@ -49,7 +49,7 @@ from hardware.audio import RATE, read_wav, resample
 from hardware.testing import audio as ta
 from hardware.testing import whistle_synth as ws
 from hardware.whistle.detector import DetectorParams, WhistleDetector, detect
-from hardware.whistle.evaluation import Row, Tally, evaluate, read_manifest, score_file
+from hardware.whistle.evaluation import Row, Tally, evaluate, in_window, read_manifest, score_file
 from hardware.whistle.signature import Signature
 
 BLOCK = 1024  # 64 ms at 16 kHz: the live block
@@ -227,6 +227,8 @@ def run_source(src: Source, make: Callable[[], WhistleDetector]) -> dict[str, ob
     out["whistles"] = tally.whistles
     if src.scenes and src.scenes[0].snr_db is not None:
         out["by_snr"] = snr_recall(src.scenes, make)
+    elif src.scenes and src.scenes[0].blow_snrs:
+        out["by_snr"] = blow_snr_recall(src.scenes, make)
     return out
 
 
@@ -240,6 +242,23 @@ def snr_recall(scenes: Sequence[ws.Scene], make: Callable[[], WhistleDetector]) 
         if sel:
             t, _, _ = score_scenes(sel, make)
             parts.append(f"{label} dB {t.hits}/{t.whistles}")
+    return ", ".join(parts)
+
+
+def blow_snr_recall(scenes: Sequence[ws.Scene], make: Callable[[], WhistleDetector]) -> str:
+    """The long rows' recall by each blow's SNR (their scenes hold many blows, each at its own SNR)."""
+    heard: list[tuple[float, bool]] = []
+    det = make()
+    for s in scenes:
+        det.reset()
+        found = detect(s.samples, det, BLOCK)
+        heard += [(snr, any(in_window(d.detected_at, a, b) for d in found))
+                  for (a, b), snr in zip(s.blows, s.blow_snrs, strict=True)]
+    parts = []
+    for lo, hi in ((-10, -5), (-5, 0), (0, 10), (10, 20)):
+        sel = [h for snr, h in heard if lo <= snr < hi]
+        if sel:
+            parts.append(f"{lo:+d}..{hi:+d} dB {sum(sel)}/{len(sel)}")
     return ", ".join(parts)
 
 
@@ -301,10 +320,11 @@ def table(title: str, sources: dict[str, Source], params: DetectorParams, hours:
 # The training tags (benchmarks/whistle_train.py) each row's verifier is trained without:
 # every item drawing on that source is left out, so the row is unseen by the verifier.
 LONG_MIN = 16.0  # each long row's minutes (--quick: a quarter)
-# The long rows, each heard by its mix row's held-out verifier (the same blows' and noise's sources).
+# The long rows (LONG_MIN minutes each), each heard by its mix row's held-out verifier (the same blows' and noise's
+# sources).
 LONG_ROWS = {
-    f"long {LONG_MIN:g} min: robot blows, esc 1-3 + robot": "mix: robot blows in esc 1-3 + robot other",
-    f"long {LONG_MIN:g} min: r2k blows, esc 4-5 + r2k": "mix: r2k blows in esc 4-5 + r2k other",
+    "long recording: robot blows, esc 1-3 + robot": "mix: robot blows in esc 1-3 + robot other",
+    "long recording: r2k blows, esc 4-5 + r2k": "mix: r2k blows in esc 4-5 + r2k other",
 }
 HELD_OUT = {
     "robot-clips": {"robot-clips"},

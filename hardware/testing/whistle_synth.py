@@ -40,6 +40,7 @@ class Scene:
     blows: tuple[tuple[float, float], ...]  # (onset, offset) in seconds
     snr_db: float | None = None
     kind: str = ""
+    blow_snrs: tuple[float, ...] = ()  # each blow's SNR, where the scene holds many (a long recording)
 
 
 def blow_piece(x: np.ndarray, onset: float | None = None, offset: float | None = None) -> np.ndarray:
@@ -300,7 +301,7 @@ def long_recording(pieces: Sequence[np.ndarray], noises: Sequence[np.ndarray], m
     peak = float(np.abs(x).max())
     if peak > 0.99:
         x *= 0.99 / peak
-    return Scene(family, x, tuple(spans)), snrs, starts
+    return Scene(family, x, tuple(spans), blow_snrs=tuple(snrs)), snrs, starts
 
 
 def real_in_noise(pieces: Sequence[np.ndarray], noises: Sequence[np.ndarray], count: int, seed: int,
