@@ -608,14 +608,6 @@ def steady_rise_default(s: float) -> None:
     print(f"combined detector: CombinedParams.steady_rise_s = {s:g}")
 
 
-def low_vouch_default(hz: float) -> None:
-    """The combined detector's ``CombinedParams.low_vouch_hz = hz`` (session 31's second candidate)."""
-    import hardware.whistle.combined as hc
-
-    param_default([hc], "CombinedParams", low_vouch_hz=float(hz))
-    print(f"combined detector: CombinedParams.low_vouch_hz = {hz:g}")
-
-
 def sub_over_floor_default(db: float) -> None:
     """Session 4's ``DetectorParams.sub_over_floor_db = db`` (session 17's sub-harmonic candidate)."""
     detector_default(sub_over_floor_db=float(db))
@@ -659,12 +651,7 @@ def main() -> int:
     ap.add_argument("--steady-rise", type=float, default=None, metavar="S",
                     help="the combined detector's CombinedParams.steady_rise_s wherever it is built with its defaults "
                          "(session 31; default the shipped value)")
-    ap.add_argument("--low-vouch", type=float, default=None, metavar="HZ",
-                    help="the combined detector's CombinedParams.low_vouch_hz wherever it is built with its defaults "
-                         "(session 31; default the shipped value)")
     args = ap.parse_args()
-    if args.low_vouch is not None:
-        low_vouch_default(args.low_vouch)
     if args.steady_rise is not None:
         steady_rise_default(args.steady_rise)
     if args.sub_over_floor is not None:

@@ -117,8 +117,6 @@ def main() -> int:
     ap.add_argument("--hours", type=float, default=1.0, help="of each negative family (--negatives)")
     ap.add_argument("--steady-rise", type=float, default=None, metavar="S",
                     help="the combined detector's CombinedParams.steady_rise_s (session 31; default the shipped value)")
-    ap.add_argument("--low-vouch", type=float, default=None, metavar="HZ",
-                    help="the combined detector's CombinedParams.low_vouch_hz (session 31; default the shipped value)")
     args = ap.parse_args()
     data = we.whistle_dir()
     if data is None:
@@ -126,8 +124,6 @@ def main() -> int:
         return 1
     if args.steady_rise is not None:
         we.steady_rise_default(args.steady_rise)
-    if args.low_vouch is not None:
-        we.low_vouch_default(args.low_vouch)
     blows(data, seeds_of(args.seeds), args.minutes)
     if args.negatives is not None:
         negatives(data, args.negatives, args.hours)

@@ -175,14 +175,6 @@ class CombinedParams:
     # r2k-mix blow lost, clatter -7, but music -0.9 % where 20 % was asked: failed, off (docs/whistle.md,
     # session 13's second experiment).  Music's held notes score like blows to the verifier.
     veto_below: float = 0.0
-    # Session 31: the same question asked only of session 4's reports under low_vouch_hz.  A referee's or a pea whistle
-    # stands at 2-4 kHz; half of session 4's false alarms on ESC-10 stood at 0.5-1.5 kHz (a rooster's crow, a baby's
-    # cry), and music's held notes there.  A report under low_vouch_hz whose probability is under low_vouch is refused
-    # as veto_below refuses.  A family's low toy is heard by its calibrated profile (the known-whistle matcher).  Seen
-    # seed 39 (quick scenes, the shipped verifier): music 54 -> 29 reports, ESC-10 38 -> 28, for one r2k-mix blow and one
-    # toy of 40 and 30.  0: off.
-    low_vouch_hz: float = 0.0
-    low_vouch: float = 0.5
     # Session 15: the frames the gate measures, up to the cascade's report.  0: as many as the cascade's verifier
     # read (its weights' ``history``; 8 for every verifier before session 15, so the same gate as before), the
     # patch the verifier judged; a shorter patch reports sooner, and 8 frames would then reach back before the blow.
@@ -447,9 +439,6 @@ class CombinedDetector(StreamDetector):
                 continue
             if p.veto_below > 0.0 and self.vouch(det) < p.veto_below:
                 self._last = det  # refused: that blow is not reported by the cascade either
-                continue
-            if det.peak_hz < p.low_vouch_hz and self.vouch(det) < p.low_vouch:
-                self._last = det  # refused as veto_below refuses
                 continue
             out.append(self._report(det))
         for det in theirs:
