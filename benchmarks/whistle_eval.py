@@ -124,7 +124,7 @@ def build_sources(data: Path, seed: int, quick: bool, family_hours: float = 1.0)
     # Session 31: the same real blows and noise as the two mixes, in one long recording each (a blow every 6-9 s),
     # never reset: issue #15's judge plays long recordings, and a floor that has listened for minutes is not a new one.
     for k, (long_name, (blows, noises)) in enumerate(zip(LONG_ROWS, (parts["robot"], parts["r2k"]), strict=True)):
-        rec, _, _ = ws.long_recording(blows, noises, LONG_MIN / (4 if quick else 1), np.random.default_rng(seed + 13 + k))
+        rec, _ = ws.long_recording(blows, noises, LONG_MIN / (4 if quick else 1), np.random.default_rng(seed + 13 + k))
         sources[long_name] = Source(long_name, "scenes", scenes=[rec])
     hall, families = synthetic_rows(seed, n_syn)
     rng = np.random.default_rng(seed + 6)
@@ -254,9 +254,17 @@ def blow_snr_recall(scenes: Sequence[ws.Scene], make: Callable[[], WhistleDetect
         found = detect(s.samples, det, BLOCK)
         heard += [(snr, any(in_window(d.detected_at, a, b) for d in found))
                   for (a, b), snr in zip(s.blows, s.blow_snrs, strict=True)]
+    return by_snr([h for _, h in heard], [snr for snr, _ in heard])
+
+
+SNR_BINS = ((-10, -5), (-5, 0), (0, 10), (10, 20))  # the real mixes' SNRs (dB)
+
+
+def by_snr(hits: Sequence[bool], snrs: Sequence[float]) -> str:
+    """Blows heard of those in each SNR bin, one per blow (the bins without a blow left out)."""
     parts = []
-    for lo, hi in ((-10, -5), (-5, 0), (0, 10), (10, 20)):
-        sel = [h for snr, h in heard if lo <= snr < hi]
+    for lo, hi in SNR_BINS:
+        sel = [h for h, snr in zip(hits, snrs, strict=True) if lo <= snr < hi]
         if sel:
             parts.append(f"{lo:+d}..{hi:+d} dB {sum(sel)}/{len(sel)}")
     return ", ".join(parts)

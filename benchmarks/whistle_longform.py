@@ -36,16 +36,6 @@ from hardware.whistle.combined import CombinedDetector
 from hardware.whistle.detector import detect
 from hardware.whistle.evaluation import in_window
 
-BINS = ((-10, -5), (-5, 0), (0, 10), (10, 20))
-
-
-def by_snr(hits: list[bool], snrs: list[float]) -> str:
-    parts = []
-    for lo, hi in BINS:
-        sel = [h for h, s in zip(hits, snrs, strict=True) if lo <= s < hi]
-        parts.append(f"{lo:+d}..{hi:+d} dB {sum(sel)}/{len(sel)}")
-    return ", ".join(parts)
-
 
 def seeds_of(text: str) -> list[int]:
     """"100" or "100-107" or "100,104"."""
@@ -59,10 +49,11 @@ def seeds_of(text: str) -> list[int]:
 def blows(data: Path, seeds: list[int], minutes: float) -> None:
     """Each real set's long recording per seed, heard whole and as 3 s scenes; the totals."""
     total = np.zeros(5, int)  # blows, heard long, off long, heard as scenes, off as scenes
+    parts = we.real_mix_parts(data)
     for seed in seeds:
-        for k, (name, (pieces, noises)) in enumerate(we.real_mix_parts(data).items()):
-            rec, snrs, starts = ws.long_recording(pieces, noises, minutes, np.random.default_rng(seed + k))
-            x, spans = rec.samples, rec.blows
+        for k, (name, (pieces, noises)) in enumerate(parts.items()):
+            rec, starts = ws.long_recording(pieces, noises, minutes, np.random.default_rng(seed + k))
+            x, spans, snrs = rec.samples, rec.blows, rec.blow_snrs
             det = CombinedDetector.of()
             c = time.process_time()
             found = detect(x, det, we.BLOCK)
@@ -80,9 +71,9 @@ def blows(data: Path, seeds: list[int], minutes: float) -> None:
             total += [len(spans), sum(long_hits), long_off, sum(scene_hits), scene_off]
             length = len(x) / RATE / 60
             print(f"{name}: {len(spans)} blows in {length:.1f} min (seed {seed + k})\n"
-                  f"   long recording: heard {sum(long_hits)} ({by_snr(long_hits, snrs)}); reports off a blow {long_off}"
+                  f"   long recording: heard {sum(long_hits)} ({we.by_snr(long_hits, snrs)}); reports off a blow {long_off}"
                   f" ({long_off / length * 60:.0f} an hour); {len(x) / RATE / cpu:.0f}x real time\n"
-                  f"   3 s scenes:     heard {sum(scene_hits)} ({by_snr(scene_hits, snrs)}); reports off a blow {scene_off}"
+                  f"   3 s scenes:     heard {sum(scene_hits)} ({we.by_snr(scene_hits, snrs)}); reports off a blow {scene_off}"
                   f" in {len(spans) * 3 / 60:.1f} min\n"
                   f"   heard only in the long recording {only_long}, only in the scenes {only_scene}", flush=True)
     n, long_heard, long_off, scene_heard, scene_off = total.tolist()

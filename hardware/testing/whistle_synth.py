@@ -266,11 +266,11 @@ def warmed(scenes: Sequence[Scene], hall: HallNoise, seconds: float) -> list[Sce
 
 
 def long_recording(pieces: Sequence[np.ndarray], noises: Sequence[np.ndarray], minutes: float, rng: np.random.Generator,
-                   family: str = "long") -> tuple[Scene, list[float], list[float]]:
+                   family: str = "long") -> tuple[Scene, list[float]]:
     """One long recording (session 30): ``minutes`` of noise clips (5 s each, 50 ms cross-fades, each at the
     recording's level +-3 dB, that level drawn from -40..-25 dBFS), a blow from ``pieces`` every 6-9 s from 3 s in at
     -10..+20 dB over the RMS of the 3 s around it (a window starting 0.8-1.6 s before the blow, as a 3 s scene's).
-    The scene (its blows' spans), each blow's SNR and where its 3 s window starts."""
+    The scene (its blows' spans and SNRs) and where each blow's 3 s window starts."""
     n = round(minutes * 60 * RATE)
     level = float(rng.uniform(-40, -25))
     fade = round(0.05 * RATE)
@@ -301,7 +301,7 @@ def long_recording(pieces: Sequence[np.ndarray], noises: Sequence[np.ndarray], m
     peak = float(np.abs(x).max())
     if peak > 0.99:
         x *= 0.99 / peak
-    return Scene(family, x, tuple(spans), blow_snrs=tuple(snrs)), snrs, starts
+    return Scene(family, x, tuple(spans), blow_snrs=tuple(snrs)), starts
 
 
 def real_in_noise(pieces: Sequence[np.ndarray], noises: Sequence[np.ndarray], count: int, seed: int,
