@@ -616,14 +616,6 @@ def steady_rise_default(s: float) -> None:
     print(f"combined detector: CombinedParams.steady_rise_s = {s:g}")
 
 
-def corroborate_default() -> None:
-    """The combined detector's ``CombinedParams.corroborate = True`` (session 32's candidate)."""
-    import hardware.whistle.combined as hc
-
-    param_default([hc], "CombinedParams", corroborate=True)
-    print("combined detector: CombinedParams.corroborate = True")
-
-
 def sub_over_floor_default(db: float) -> None:
     """Session 4's ``DetectorParams.sub_over_floor_db = db`` (session 17's sub-harmonic candidate)."""
     detector_default(sub_over_floor_db=float(db))
@@ -667,14 +659,9 @@ def main() -> int:
     ap.add_argument("--steady-rise", type=float, default=None, metavar="S",
                     help="the combined detector's CombinedParams.steady_rise_s wherever it is built with its defaults "
                          "(session 31; default the shipped value)")
-    ap.add_argument("--corroborate", action="store_true",
-                    help="the combined detector's CombinedParams.corroborate on wherever it is built with its defaults "
-                         "(session 32; default the shipped value)")
     args = ap.parse_args()
     if args.steady_rise is not None:
         steady_rise_default(args.steady_rise)
-    if args.corroborate:
-        corroborate_default()
     if args.sub_over_floor is not None:
         sub_over_floor_default(args.sub_over_floor)
     if args.sub_hold is not None:

@@ -1,7 +1,7 @@
 """The same real blows heard in one long recording and as the benchmark's 3 s scenes (docs/whistle.md, session 30).
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/whistle_longform.py [--seed 100 | --seeds 100-107] [--minutes 8]
-        [--negatives SEED [--hours 1]] [--steady-rise S] [--corroborate]
+        [--negatives SEED [--hours 1]] [--steady-rise S]
 
 Issue #15's judge plays long recordings (23 minutes, 72 blows); ``whistle_eval.py`` hears 3 s scenes, the detector
 reset before each, the blow 0.8-1.6 s in.  Here, per real set (robot-clips' blows in ESC-10 folds 1-3 and robot
@@ -108,8 +108,6 @@ def main() -> int:
     ap.add_argument("--hours", type=float, default=1.0, help="of each negative family (--negatives)")
     ap.add_argument("--steady-rise", type=float, default=None, metavar="S",
                     help="the combined detector's CombinedParams.steady_rise_s (session 31; default the shipped value)")
-    ap.add_argument("--corroborate", action="store_true",
-                    help="the combined detector's CombinedParams.corroborate on (session 32; default the shipped value)")
     args = ap.parse_args()
     data = we.whistle_dir()
     if data is None:
@@ -117,8 +115,6 @@ def main() -> int:
         return 1
     if args.steady_rise is not None:
         we.steady_rise_default(args.steady_rise)
-    if args.corroborate:
-        we.corroborate_default()
     blows(data, seeds_of(args.seeds), args.minutes)
     if args.negatives is not None:
         negatives(data, args.negatives, args.hours)

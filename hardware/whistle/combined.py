@@ -136,17 +136,6 @@ class CombinedParams:
     # floor let through stood at 0.8-1.6 kHz (a motor's or a voice's harmonics, a robot's beep), 14 of its 15 blows at
     # 2.3-3 kHz (a referee's or a pea whistle).  0: any pitch (judged so on seeds 108-115: failed, docs/whistle.md).
     steady_min_hz: float = 2000.0
-    # Session 32: a strict cascade yes the gate refuses for want of a reason (a doubt: a clear line, not struck) is
-    # reported when session 4 has a blow under way at its pitch (within its max_jump), one not yet reported: two
-    # halves each part sure of one sound.  Seen seeds 100-103's long recordings: of 85 blows reported later than
-    # 150 ms, 35 had such a doubt within 150 ms; corroborated doubts lay on a blow 56 times, off every blow 10 (music
-    # 4, clatter 3 in a quarter hour each, ESC-10 5 of 400 clips).  False: off.  Judged alone on seeds 148-155, 45
-    # and 42: failed (+4 reports off a blow where 3 were allowed, clatter +3 where 2 were).
-    corroborate: bool = False
-    # Its second rule: only for a line at corroborate_min_hz or more (steady_min_hz's value, not a new one): seen seeds
-    # 148-155's corroborated reports off every blow stood at 1.4-2.0 kHz in 11 of 13, those on a blow at 2 kHz or more
-    # in 50 of 50 (the real sets' whistles; a referee's or a pea whistle stands at 2-4 kHz).
-    corroborate_min_hz: float = 2000.0
     # Session 11's fourth step, retried in session 12 behind the ring guard: a strict cascade yes also counts,
     # when no other reason speaks, while the band below 1 kHz neither swings (low_swing_db <= quiet_swing_db)
     # nor holds much new sound (quiet_over_min_db <= low_over_db <= voice_over_db).  Alone (session 11, seed 9,
@@ -401,13 +390,6 @@ class CombinedDetector(StreamDetector):
         out, self._doubts = self._doubts, []
         return out
 
-    def _corroborated(self, det: Detection, ev: Evidence) -> bool:
-        """A refused cascade yes at corroborate_min_hz or more that would be a doubt (its line clear, not struck) while
-        session 4 has a blow under way at its pitch, not yet reported (CombinedParams.corroborate)."""
-        return (det.peak_hz >= self.params.corroborate_min_hz and self.shipped.pending_near(det.peak_hz)
-                and ev.line_share >= self.params.blown_share
-                and not self.decay(det).struck(self.params))
-
     def _doubt(self, det: Detection, ev: Evidence) -> None:
         """Keep a refused candidate as a doubt when its line is clear (``blown_share`` of its window, as the blown
         route asks) and it does not decay like a struck glass (the ring test): on seen seed 33 those two took clatter's
@@ -472,7 +454,7 @@ class CombinedDetector(StreamDetector):
                 ok = self._noisy(det, ev)
             if self.on_cascade is not None:
                 self.on_cascade(det, ev, ok)
-            if ok or (p.corroborate and self._corroborated(det, ev)):
+            if ok:
                 out.append(self._report(det))
             else:
                 self._doubt(det, ev)

@@ -820,15 +820,6 @@ class WhistleDetector(StreamDetector):
                 self._blow = None
         return out
 
-    def pending_near(self, hz: float) -> bool:
-        """Whether a blow is under way, not yet reported, holding a pitch within ``max_jump`` of ``hz`` (the
-        combined detector's corroboration, session 32)."""
-        blow = self._blow
-        if blow is None or blow.emitted:
-            return False
-        held = float(_median(blow.recent_hz))
-        return abs(hz - held) <= self.params.max_jump * held
-
     def _drop(self, end: float) -> None:
         """Drop the blow under way (not a whistle) and stay quiet while its sound lasts, at any pitch."""
         self._quiet_until, self._quiet_hz = end + self.params.refractory_s, None
