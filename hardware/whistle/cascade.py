@@ -87,6 +87,18 @@ class CascadeParams:
     # reported later): on (docs/whistle.md, session 17).
     reask: int = 4
     reask_frames: int = 4
+    # Session 33: what keeps the cascade quiet after a report (its refractory period, which a gate refusal past its
+    # relooks leaves in place).  Off: any frame that passes stage 1 within QUIET_FOLLOW_FRAMES of the last one that did
+    # extends it, at any pitch, so in a long recording a hall's tonal noise (robots' beeps and motors, a crowd) can
+    # keep it quiet for many seconds and a blow at another pitch is never asked (seen seeds 100-103: 14 of the blows at
+    # 0 dB or more missed in the long recordings were never asked, most of them in such a quiet period begun seconds
+    # before, its centre 10-30 bins from the blow's).  On: only a passing frame within the whistle's window
+    # (half_width_hz) of the reported pitch extends it, as only a frame near a turned-down sound's pitch extends its
+    # lockout; a trill's wander stays inside that window.  And the reported sound is held while its line goes on
+    # (its 3 bins' strongest min_line_db over the floor, whatever else is louder, within QUIET_FOLLOW_FRAMES): once
+    # its quiet period ends, a frame at its pitch is not asked (as a turned-down sound's), so a steady sound heard
+    # once, then outsounded by a blow at another pitch, is not reported again after that blow.
+    quiet_near: bool = False
 
 
 class CascadeDetector(StreamDetector):
@@ -110,6 +122,7 @@ class CascadeDetector(StreamDetector):
         self._ring_ahead = KEPT - self.history  # the most frames a block may write to the ring before it is decided
         self._elo, self._ehi = (round(h / BIN_HZ) for h in p.evidence_hz)
         self._w = round(p.half_width_hz / BIN_HZ)
+        self._line_ratio = 10 ** (p.min_line_db / 10)  # a held sound's line over its floor (quiet_near)
         self._hw = max(1, round(p.harmonic_half_width_hz / BIN_HZ))
         lo = max(self._elo + self._w, round(p.band_hz[0] / BIN_HZ))
         hi = min(self._ehi - self._w, round(p.band_hz[1] / BIN_HZ))
@@ -179,6 +192,8 @@ class CascadeDetector(StreamDetector):
         self._quiet_until = -1  # last frame of the refractory period
         self._quiet_centre = 0
         self._quiet_last = -1
+        self._quiet_seen = -1  # quiet_near: the last frame the quiet sound's line stood over the floor
+        self._held: list[list[int]] = []  # quiet_near: sounds reported whose quiet ended, [centre, last frame seen]
         self._reject_centre = 0  # the last sound the verifier turned down, and its last frame
         self._reject_last = -(10**9)
         self._reject_asked = 0  # the locked sound's last ask (CascadeParams.reask), and its asks again so far
@@ -292,7 +307,7 @@ class CascadeDetector(StreamDetector):
         out: list[Detection] = []
         if ratio.dtype != np.float64:
             self._single_until = first + len(power)
-        if not self._quiet and not self._pool and not _any(passes):
+        if not self._quiet and not self._pool and not self._held and not _any(passes):
             # Nothing pooled, nothing to pool, no quiet period: the loop below would only fill the ring and
             # clear the episode, frame by frame (most blocks of a game); the same, at once.
             n = min(len(power), KEPT)  # a longer block's last KEPT frames (each ring row once)
@@ -323,13 +338,20 @@ class CascadeDetector(StreamDetector):
                         self._reject_last, self._lifted = -(10**9), True  # heard now: asked afresh
                 if j - self._reject_last <= QUIET_FOLLOW_FRAMES:
                     self._reject_last, ok = j, False  # the sound the verifier turned down goes on: not asked again
+            if self._held:
+                ok = self._hold(j, ki, ratio[i]) and ok
             if ok:
                 self._pool.append((j, ki, power[i], self._noise))
             if self._quiet:
-                if ok and (j - self._quiet_last <= QUIET_FOLLOW_FRAMES or abs(ki - self._quiet_centre) <= self._w):
+                near_quiet = abs(ki - self._quiet_centre) <= self._w
+                if ok and (near_quiet or (not p.quiet_near and j - self._quiet_last <= QUIET_FOLLOW_FRAMES)):
                     self._quiet_last, self._quiet_until = j, j + refractory
+                if p.quiet_near and self._line_on(ratio[i], self._quiet_centre):
+                    self._quiet_seen = j
                 if j >= self._quiet_until:
                     self._quiet, self._episode = False, None
+                    if p.quiet_near and j - self._quiet_seen <= QUIET_FOLLOW_FRAMES:
+                        self._held.append([self._quiet_centre, self._quiet_seen])
                 continue
             if not self._pool:
                 self._episode = None
@@ -359,6 +381,7 @@ class CascadeDetector(StreamDetector):
                 if det is not None:
                     out.append(det)
                 self._quiet, self._quiet_centre, self._quiet_last, self._quiet_until = True, centre, j, j + refractory
+                self._quiet_seen = j
                 self._lifted = False
             elif self._attempts >= p.max_attempts + self._accepted:
                 self._reject_centre, self._reject_last, self._reject_asked = centre, j, j
@@ -366,6 +389,21 @@ class CascadeDetector(StreamDetector):
                 self._lifted = False
                 self._pool, self._episode = [], None
         return out
+
+    def _line_on(self, ratio: np.ndarray, centre: int) -> bool:
+        """A line at ``centre`` in this frame: its 3 bins' strongest min_line_db over the floor (quiet_near)."""
+        return float(ratio[centre - 1 : centre + 2].max()) >= self._line_ratio
+
+    def _hold(self, j: int, ki: int, ratio: np.ndarray) -> bool:
+        """Follow the held sounds (quiet_near) through frame ``j``; False when the frame's centre ``ki`` is one's."""
+        free = True
+        for h in self._held:
+            if self._line_on(ratio, h[0]):
+                h[1] = j
+            if abs(ki - h[0]) <= self._w:
+                free = False
+        self._held = [h for h in self._held if j - h[1] <= QUIET_FOLLOW_FRAMES]
+        return free
 
     def take_soft(self) -> list[Detection]:
         """The soft candidates (``soft`` <= probability < threshold) found since the last call, oldest first."""

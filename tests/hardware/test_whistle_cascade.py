@@ -351,3 +351,25 @@ def test_re_asks_come_every_reask_frames_at_the_locked_sounds_pitch():
         assert abs(again[0][1] * 31.25 - 2500) < 40
         frames = [asked[CascadeParams().max_attempts - 1][0]] + [j for j, _ in again]
         assert np.diff(frames).tolist() == [every] * 4, (every, frames)
+
+
+def test_a_steady_sound_heard_once_does_not_keep_the_cascade_deaf_to_a_blow_at_another_pitch():
+    """Session 33 (CascadeParams.quiet_near): a 1.7 kHz sound the verifier accepts goes on for 3.5 s; a louder 3.1 kHz
+    blow comes 2 s into it. Off, any passing frame extends the quiet period after the first report, so the blow is
+    never asked; on, only frames at the reported pitch extend it, and the first sound, held while its line goes on
+    under the blow, is not reported a second time after it."""
+    x = ta.in_room(ta.tone(1700, 3.5, amp=0.05), at=0.5, length=4.5)
+    ta.place(x, ta.tone(3100, 0.6, amp=0.2), 2.5)
+    assert CascadeParams().quiet_near is False
+
+    def heard(near: bool) -> list[tuple[float, float]]:
+        found = detect(x, CascadeDetector(CascadeParams(quiet_near=near), verifier=lambda v: 1.0))
+        return [(d.onset, d.peak_hz) for d in found]
+
+    off, on = heard(False), heard(True)
+    assert len(off) == 1 and abs(off[0][1] - 1700) < 40 and 0.45 <= off[0][0] <= 0.6
+    assert len(on) == 2 and on[0] == off[0], on
+    assert abs(on[1][1] - 3100) < 40 and 2.5 <= on[1][0] <= 2.9
+    # the first sound alone, on: one report for its whole length (the held sound is not heard again)
+    alone = ta.in_room(ta.tone(1700, 3.5, amp=0.05), at=0.5, length=4.5)
+    assert len(detect(alone, CascadeDetector(CascadeParams(quiet_near=True), verifier=lambda v: 1.0))) == 1
