@@ -616,15 +616,16 @@ def steady_rise_default(s: float) -> None:
     print(f"combined detector: CombinedParams.steady_rise_s = {s:g}")
 
 
-def quiet_near_default() -> None:
-    """The cascade's ``CascadeParams.quiet_near = True`` (session 33's candidate; the verifier's training harvests its
-    candidates with ``whistle_train.HARVEST``, built before this, and never reports, so it is unchanged)."""
+def quiet_near_default(on: bool) -> None:
+    """The cascade's ``CascadeParams.quiet_near`` (session 33's change, on since; off: the cascade before). The
+    verifier's training harvests its candidates with ``whistle_train.HARVEST``, which never reports, so it is
+    unchanged either way."""
     import hardware.whistle.cascade as hk
     import hardware.whistle.combined as hc
 
     # (a profile's cascade imports the class from hk when it is built: swapped too)
-    param_default([hk, hc], "CascadeParams", quiet_near=True)
-    print("cascade: CascadeParams.quiet_near = True")
+    param_default([hk, hc], "CascadeParams", quiet_near=on)
+    print(f"cascade: CascadeParams.quiet_near = {on}")
 
 
 def sub_over_floor_default(db: float) -> None:
@@ -670,14 +671,14 @@ def main() -> int:
     ap.add_argument("--steady-rise", type=float, default=None, metavar="S",
                     help="the combined detector's CombinedParams.steady_rise_s wherever it is built with its defaults "
                          "(session 31; default the shipped value)")
-    ap.add_argument("--quiet-near", action="store_true",
-                    help="the cascade's CascadeParams.quiet_near on wherever it is built with its defaults (session 33; "
-                         "default the shipped value)")
+    ap.add_argument("--quiet-near", choices=("on", "off"),
+                    help="the cascade's CascadeParams.quiet_near wherever it is built with its defaults (session 33; "
+                         "default the shipped value, on)")
     args = ap.parse_args()
     if args.steady_rise is not None:
         steady_rise_default(args.steady_rise)
     if args.quiet_near:
-        quiet_near_default()
+        quiet_near_default(args.quiet_near == "on")
     if args.sub_over_floor is not None:
         sub_over_floor_default(args.sub_over_floor)
     if args.sub_hold is not None:

@@ -108,7 +108,8 @@ def main() -> int:
     ap.add_argument("--hours", type=float, default=1.0, help="of each negative family (--negatives)")
     ap.add_argument("--steady-rise", type=float, default=None, metavar="S",
                     help="the combined detector's CombinedParams.steady_rise_s (session 31; default the shipped value)")
-    ap.add_argument("--quiet-near", action="store_true", help="the cascade's CascadeParams.quiet_near on (session 33)")
+    ap.add_argument("--quiet-near", choices=("on", "off"),
+                    help="the cascade's CascadeParams.quiet_near (session 33; default the shipped value, on)")
     args = ap.parse_args()
     data = we.whistle_dir()
     if data is None:
@@ -117,7 +118,7 @@ def main() -> int:
     if args.steady_rise is not None:
         we.steady_rise_default(args.steady_rise)
     if args.quiet_near:
-        we.quiet_near_default()
+        we.quiet_near_default(args.quiet_near == "on")
     blows(data, seeds_of(args.seeds), args.minutes)
     if args.negatives is not None:
         negatives(data, args.negatives, args.hours)
