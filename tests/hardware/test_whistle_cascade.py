@@ -360,7 +360,7 @@ def test_a_steady_sound_heard_once_does_not_keep_the_cascade_deaf_to_a_blow_at_a
     under the blow, is not reported a second time after it."""
     x = ta.in_room(ta.tone(1700, 3.5, amp=0.05), at=0.5, length=4.5)
     ta.place(x, ta.tone(3100, 0.6, amp=0.2), 2.5)
-    assert CascadeParams().quiet_near is False  # judged again in session 33 (docs/whistle.md)
+    assert CascadeParams().quiet_near is False  # judged twice in session 33, off (docs/whistle.md)
 
     def heard(near: bool) -> list[tuple[float, float]]:
         found = detect(x, CascadeDetector(CascadeParams(quiet_near=near), verifier=lambda v: 1.0))
