@@ -628,6 +628,14 @@ def quiet_near_default(on: bool) -> None:
     print(f"cascade: CascadeParams.quiet_near = {on}")
 
 
+def trill_min_default(hz: float) -> None:
+    """The combined detector's ``CombinedParams.trill_min_hz = hz`` (session 33's candidate)."""
+    import hardware.whistle.combined as hc
+
+    param_default([hc], "CombinedParams", trill_min_hz=float(hz))
+    print(f"combined detector: CombinedParams.trill_min_hz = {hz:g}")
+
+
 def sub_over_floor_default(db: float) -> None:
     """Session 4's ``DetectorParams.sub_over_floor_db = db`` (session 17's sub-harmonic candidate)."""
     detector_default(sub_over_floor_db=float(db))
@@ -674,9 +682,14 @@ def main() -> int:
     ap.add_argument("--quiet-near", choices=("on", "off"),
                     help="the cascade's CascadeParams.quiet_near wherever it is built with its defaults (session 33; "
                          "default the shipped value, on)")
+    ap.add_argument("--trill-min", type=float, default=None, metavar="HZ",
+                    help="the combined detector's CombinedParams.trill_min_hz wherever it is built with its defaults "
+                         "(session 33; default the shipped value)")
     args = ap.parse_args()
     if args.steady_rise is not None:
         steady_rise_default(args.steady_rise)
+    if args.trill_min is not None:
+        trill_min_default(args.trill_min)
     if args.quiet_near:
         quiet_near_default(args.quiet_near == "on")
     if args.sub_over_floor is not None:

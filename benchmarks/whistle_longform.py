@@ -110,6 +110,8 @@ def main() -> int:
                     help="the combined detector's CombinedParams.steady_rise_s (session 31; default the shipped value)")
     ap.add_argument("--quiet-near", choices=("on", "off"),
                     help="the cascade's CascadeParams.quiet_near (session 33; default the shipped value, on)")
+    ap.add_argument("--trill-min", type=float, default=None, metavar="HZ",
+                    help="the combined detector's CombinedParams.trill_min_hz (session 33; default the shipped value)")
     args = ap.parse_args()
     data = we.whistle_dir()
     if data is None:
@@ -119,6 +121,8 @@ def main() -> int:
         we.steady_rise_default(args.steady_rise)
     if args.quiet_near:
         we.quiet_near_default(args.quiet_near == "on")
+    if args.trill_min is not None:
+        we.trill_min_default(args.trill_min)
     blows(data, seeds_of(args.seeds), args.minutes)
     if args.negatives is not None:
         negatives(data, args.negatives, args.hours)

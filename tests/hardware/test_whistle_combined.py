@@ -732,3 +732,18 @@ def test_a_real_blow_under_hum_and_motors_is_heard_by_the_default(shared_data):
                 assert all(in_window(d.detected_at, a, b) for d in found) and len(found) <= 1, (name, snr, seed, found)
                 heard[name] += len(found)
     assert heard == {"default": 30, "before": 19}, heard
+
+
+def test_the_trill_reason_speaks_only_over_its_least_pitch():
+    """Session 33 (CombinedParams.trill_min_hz): a spread line over a quiet low band is a trill at 2.5 kHz, not at 1.2
+    kHz with the least pitch at 1.5 kHz (robot motors and beeps on the long recordings); a pitch not given always may
+    be one; off (0) any pitch, as before. The low line reason is not the trill's: it speaks at any pitch."""
+    from hardware.whistle.combined import Evidence
+
+    trill, cut = Evidence(0.40, -15.0, 8.0, 0.0, hz=2500.0), replace(SPREAD, trill_min_hz=1500.0)
+    assert CombinedParams().trill_min_hz == 0.0
+    assert trill.reasons(cut) == ["trill"]
+    assert replace(trill, hz=1200.0).reasons(cut) == [] and replace(trill, hz=1200.0).reasons(SPREAD) == ["trill"]
+    assert Evidence(0.40, -15.0, 8.0, 0.0).reasons(cut) == ["trill"]
+    hum = Evidence(0.90, 3.0, 2.0, 0.0, hz=1200.0)  # a steady low line as loud as the whistle: not a trill
+    assert hum.reasons(cut) == hum.reasons(SPREAD) == ["low line"]
