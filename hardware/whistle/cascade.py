@@ -102,7 +102,8 @@ class CascadeParams:
     # recordings +11 blows of 1020, 3 fewer reports off a blow, music +0.1-0.7 %), but its hold read a line in one bin
     # of three, which a quiet room's noise passes a frame in four: the wizard's listener then held a pea's first blow
     # through the silence into its second and missed it (tests/calibration).  Read as stage 1 reads a line since, and
-    # judged again on seeds 172-179 and 48: +4 blows of 1025 but +3 reports off a blow where 2 were allowed: failed,
+    # judged again on seeds 172-179 and 48: +4 blows of 1025 but +3 reports off a blow where 2 were allowed: failed;
+    # and with CombinedParams.trill_min_hz 1500 on seeds 181-188 and 49: -11 reports off a blow, -2 blows: failed,
     # off (docs/whistle.md, session 33).
     quiet_near: bool = False
 

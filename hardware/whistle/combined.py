@@ -219,7 +219,9 @@ class CombinedParams:
     noise_wobble_cents: float = 10.0
     # Session 33: the "trill" reason only for a line at least this high (Hz).  On the long recordings' robot noise the
     # cascade, asking more with CascadeParams.quiet_near, had the reason let through motors' and beeps' lines at
-    # 1.0-1.3 kHz; a pea whistle stands at 2-4 kHz.  1500 measured on seen seeds (docs/whistle.md).  0: any pitch.
+    # 1.0-1.3 kHz; a pea whistle stands at 2-4 kHz.  1500 measured on seen seeds; judged with quiet_near on seeds
+    # 181-188 and 49: reports off a blow 140 -> 129 but 2 blows fewer where 1 more was asked: failed, off
+    # (docs/whistle.md, session 33).  0: any pitch.
     trill_min_hz: float = 0.0
     refractory_s: float = 0.3
 
