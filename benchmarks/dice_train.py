@@ -1020,6 +1020,7 @@ def main() -> int:
         ap.error("--tune-margin is the image objective's (the dice objectives have their own, DICE_TUNE_MARGIN)")
     if args.tune_margin is None:
         args.tune_margin = IMAGE_TUNE_MARGIN if args.tune_objective == "image" else 0.0
+    same_dice = SAME_DIE if args.tune_same_die else SAME_DIE_RECIPE  # the same-die distances tuned (session 33)
     if colour and args.face_channels != 1:
         ap.error("--face-colour projects colour crops to one channel: it needs --face-channels 1")
 
@@ -1036,7 +1037,7 @@ def main() -> int:
         read_time = {k: before.pop(k) for k in READ_TIME if k in before}  # tuned without them, as judged
         save_text_atomic(args.out / TUNING, json.dumps(before, indent=1) + "\n")
         before.update(tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective,
-                                args.tune_margin, SAME_DIE if args.tune_same_die else SAME_DIE_RECIPE))
+                                args.tune_margin, same_dice))
         before.update(macs(before.get("channels", 1), detector_widths_of(before), before.get("face_channels", 1),
                            tuple(before.get("face_widths", FACE_WIDTHS)), before.get("crop", CROP)))
         before.update(READ_TIME if args.read_time else read_time)
@@ -1113,7 +1114,7 @@ def main() -> int:
     save_text_atomic(args.out / TUNING, json.dumps({"threshold": 0.35, "min_face": 0.5, **channels}))
     del data, images
     tuning = tune_fold(args.out, shared, args.hold_out, args.within, args.seed, args.tune_read_options, args.tune_objective,
-                       args.tune_margin, SAME_DIE if args.tune_same_die else SAME_DIE_RECIPE)
+                       args.tune_margin, same_dice)
     tuning.update(macs(args.channels, args.detector_widths, args.face_channels, args.face_widths, args.crop))
     tuning.update({"trained_on": what, "seed": args.seed, "detector_steps": detector_steps, "face_steps": args.face_steps, **channels})
     save_text_atomic(args.out / TUNING, json.dumps(tuning, indent=1) + "\n")

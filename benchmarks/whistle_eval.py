@@ -617,8 +617,8 @@ def steady_rise_default(s: float) -> None:
 
 
 def quiet_near_default(on: bool) -> None:
-    """The cascade's ``CascadeParams.quiet_near`` (session 33's change, on since; off: the cascade before). The
-    verifier's training harvests its candidates with ``whistle_train.HARVEST``, which never reports, so it is
+    """The cascade's ``CascadeParams.quiet_near`` (session 33's change, judged three times and off; on: the candidate).
+    The verifier's training harvests its candidates with ``whistle_train.HARVEST``, which never reports, so it is
     unchanged either way."""
     import hardware.whistle.cascade as hk
     import hardware.whistle.combined as hc
@@ -681,7 +681,7 @@ def main() -> int:
                          "(session 31; default the shipped value)")
     ap.add_argument("--quiet-near", choices=("on", "off"),
                     help="the cascade's CascadeParams.quiet_near wherever it is built with its defaults (session 33; "
-                         "default the shipped value, on)")
+                         "default the shipped value, off)")
     ap.add_argument("--trill-min", type=float, default=None, metavar="HZ",
                     help="the combined detector's CombinedParams.trill_min_hz wherever it is built with its defaults "
                          "(session 33; default the shipped value)")

@@ -109,7 +109,7 @@ def main() -> int:
     ap.add_argument("--steady-rise", type=float, default=None, metavar="S",
                     help="the combined detector's CombinedParams.steady_rise_s (session 31; default the shipped value)")
     ap.add_argument("--quiet-near", choices=("on", "off"),
-                    help="the cascade's CascadeParams.quiet_near (session 33; default the shipped value, on)")
+                    help="the cascade's CascadeParams.quiet_near (session 33; default the shipped value, off)")
     ap.add_argument("--trill-min", type=float, default=None, metavar="HZ",
                     help="the combined detector's CombinedParams.trill_min_hz (session 33; default the shipped value)")
     args = ap.parse_args()

@@ -38,6 +38,14 @@ from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetecto
 from .verifier import HISTORY, WINDOW, Verifier, patch_features
 
 BIN_HZ = RATE / N_FFT
+
+
+def _triple(r: np.ndarray) -> float:
+    """The largest product of 3 neighbouring ratios of ``r`` (over the floor, 1-D): the cube of their geometric mean,
+    which stage 1's line test reads against min_line_db (the early exit of ``evidence``, ``_line_on``)."""
+    return _max(r[:-2] * r[1:-1] * r[2:])
+
+
 QUIET_FOLLOW_FRAMES = 8  # as in detector.py: a frame this close after the sound still belongs to it
 # Frames of the dB-over-floor spectrum kept: the verifier's HISTORY ending at any of the last 16 frames (the
 # combined detector asks about session 4's reports at their blow's last frame, up to its ring wait earlier).
@@ -95,7 +103,8 @@ class CascadeParams:
     # before, its centre 10-30 bins from the blow's).  On: only a passing frame within the whistle's window
     # (half_width_hz) of the reported pitch extends it, as only a frame near a turned-down sound's pitch extends its
     # lockout; a trill's wander stays inside that window.  And the reported sound is held while its line goes on
-    # (its 3 bins' strongest min_line_db over the floor, whatever else is louder, within QUIET_FOLLOW_FRAMES): once
+    # (3 neighbouring bins within 2 of its pitch min_line_db over their floor on average in dB, as stage 1 reads a
+    # line, whatever else is louder, within QUIET_FOLLOW_FRAMES): once
     # its quiet period ends, a frame at its pitch is not asked (as a turned-down sound's), so a steady sound heard
     # once, then outsounded by a blow at another pitch, is not reported again after that blow.  Judged on unseen
     # long-recording seeds 164-171, negatives 47 and whistle_eval's seed 44 (rule committed first): passed (long
@@ -235,7 +244,7 @@ class CascadeDetector(StreamDetector):
         else:
             reach = r  # the ratios + EPS at the line test's bins, as it takes them (not in the first block's float32)
         r = r.ravel()  # the frames end to end: one run of products (those across two frames only add maxima)
-        if _max(r[:-2] * r[1:-1] * r[2:]) < self._line_product:
+        if _triple(r) < self._line_product:
             # No 3 neighbouring bins the line test reads stand min_line_db over their floor on average (their
             # mean in dB is the log of this product over 3): no frame can pass (most blocks of a game).
             return self._nothing(len(power), ratio)
@@ -400,8 +409,7 @@ class CascadeDetector(StreamDetector):
         """A line within 2 bins of ``centre`` in this frame (quiet_near): 3 neighbouring bins min_line_db over their
         floor on average in dB, as stage 1's line test reads a line (one bin that high is the room's noise a frame in
         four: a quiet room's noise held a sound for seconds)."""
-        r = ratio[centre - 3 : centre + 4]
-        return bool(_max(r[:-2] * r[1:-1] * r[2:]) >= self._line_product)
+        return bool(_triple(ratio[centre - 3 : centre + 4]) >= self._line_product)
 
     def _hold(self, j: int, ki: int, ratio: np.ndarray) -> bool:
         """Follow the held sounds (quiet_near) through frame ``j``; False when the frame's centre ``ki`` is one's."""
