@@ -628,6 +628,15 @@ def quiet_near_default(on: bool) -> None:
     print(f"cascade: CascadeParams.quiet_near = {on}")
 
 
+def body_db_default(db: float) -> None:
+    """The cascade's ``CascadeParams.body_db`` (session 34's candidate: a report's pitch features on its body)."""
+    import hardware.whistle.cascade as hk
+    import hardware.whistle.combined as hc
+
+    param_default([hk, hc], "CascadeParams", body_db=float(db))
+    print(f"cascade: CascadeParams.body_db = {db:g}")
+
+
 def trill_min_default(hz: float) -> None:
     """The combined detector's ``CombinedParams.trill_min_hz = hz`` (session 33's candidate)."""
     import hardware.whistle.combined as hc
@@ -639,6 +648,12 @@ def trill_min_default(hz: float) -> None:
 def sub_over_floor_default(db: float) -> None:
     """Session 4's ``DetectorParams.sub_over_floor_db = db`` (session 17's sub-harmonic candidate)."""
     detector_default(sub_over_floor_db=float(db))
+
+
+def param_option(ap: argparse.ArgumentParser, flag: str, metavar: str, what: str, session: int) -> None:
+    """A candidate's number, set wherever its class is built with its defaults (None: the shipped value)."""
+    ap.add_argument(flag, type=float, default=None, metavar=metavar,
+                    help=f"{what} wherever it is built with its defaults (session {session}; default the shipped value)")
 
 
 def main() -> int:
@@ -670,22 +685,25 @@ def main() -> int:
     ap.add_argument("--reask", default=None, metavar="K[:N]",
                     help="the cascade's CascadeParams.reask (and reask_frames) wherever it is built with its defaults "
                          "(session 17; default the shipped value)")
-    ap.add_argument("--sub-over-floor", type=float, default=None, metavar="DB",
-                    help="session 4's DetectorParams.sub_over_floor_db wherever it is built with its defaults "
-                         "(session 17; default the shipped value)")
-    ap.add_argument("--sub-hold", type=float, default=None, metavar="DB",
-                    help="session 4's DetectorParams.sub_hold_db, the floor test's hysteresis, wherever it is built with "
-                         "its defaults (session 18; default the shipped value)")
-    ap.add_argument("--steady-rise", type=float, default=None, metavar="S",
-                    help="the combined detector's CombinedParams.steady_rise_s wherever it is built with its defaults "
-                         "(session 31; default the shipped value)")
+    param_option(ap, "--sub-over-floor", "DB", "session 4's DetectorParams.sub_over_floor_db", 17)
+    param_option(ap, "--sub-hold", "DB", "session 4's DetectorParams.sub_hold_db, the floor test's hysteresis,", 18)
+    param_option(ap, "--steady-rise", "S", "the combined detector's CombinedParams.steady_rise_s", 31)
     ap.add_argument("--quiet-near", choices=("on", "off"),
                     help="the cascade's CascadeParams.quiet_near wherever it is built with its defaults (session 33; "
                          "default the shipped value, off)")
-    ap.add_argument("--trill-min", type=float, default=None, metavar="HZ",
-                    help="the combined detector's CombinedParams.trill_min_hz wherever it is built with its defaults "
-                         "(session 33; default the shipped value)")
+    param_option(ap, "--trill-min", "HZ", "the combined detector's CombinedParams.trill_min_hz", 33)
+    param_option(ap, "--body-db", "DB", "the cascade's CascadeParams.body_db", 34)
+    ap.add_argument("--outlier-cents", type=float, default=None, metavar="CENTS",
+                    help="signature.OUTLIER_CENTS, a calibration blow this far from the others' pitch left out "
+                         "(session 34; inf: off; default the shipped value)")
     args = ap.parse_args()
+    if args.body_db is not None:
+        body_db_default(args.body_db)
+    if args.outlier_cents is not None:
+        import hardware.whistle.signature as sg
+
+        sg.OUTLIER_CENTS = args.outlier_cents
+        print(f"signature: OUTLIER_CENTS = {args.outlier_cents:g}")
     if args.steady_rise is not None:
         steady_rise_default(args.steady_rise)
     if args.trill_min is not None:

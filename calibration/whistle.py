@@ -540,7 +540,7 @@ def calibrate(
     """
     import numpy as np
 
-    from hardware.whistle.signature import Signature
+    from hardware.whistle.signature import Signature, agreeing
 
     progress.step("Step 1: quiet room. Please keep still and quiet...")
     noise = list(noise_blocks())
@@ -561,8 +561,11 @@ def calibrate(
             raise CalibrationError(
                 f"heard {len(heard)} of {blows} blows from {name}; blow longer or closer and run again"
             )
-        learned[name] = heard
-        sounds[name] = (sound, spans)
+        kept = agreeing([b["peak_hz"] for b in heard])
+        for i in sorted(set(range(len(heard))) - set(kept)):
+            progress.step(f"  {name}: the blow heard at {heard[i]['peak_hz']:.0f} Hz is far from the others; left out")
+        learned[name] = [heard[i] for i in kept]
+        sounds[name] = (sound, [spans[i] for i in kept])
     signatures = tuple(Signature.learn(n, b) for n, b in learned.items())
     templates = {s.name: _template(*sounds[s.name], noise_db) for s in signatures if _templated(s)}
     band = learn_band([s.peak_hz for s in signatures])

@@ -115,6 +115,13 @@ class CascadeParams:
     # and with CombinedParams.trill_min_hz 1500 on seeds 181-188 and 49: -11 reports off a blow, -2 blows: failed,
     # off (docs/whistle.md, session 33).
     quiet_near: bool = False
+    # Session 34: what a report's pitch features (peak_hz, spread_cents; what attribution compares) are measured on.
+    # The pool a report is decided on can begin before the blow's line stands: frames of the attack, 10-30 dB under
+    # the blow, whose strongest bin is the glide up to the pitch or the hall (seen seed 44's attribution: every blow
+    # left to the table was one of these, its median pitch 100 cents under the whistle's own).  With body_db > 0 only
+    # the frames within body_db of the pool's loudest are the blow's body; the report's own peak_hz and the other
+    # features are unchanged, so no detection moves.  0: off (every frame of the pool).
+    body_db: float = 0.0
 
 
 class CascadeDetector(StreamDetector):
@@ -498,9 +505,11 @@ class CascadeDetector(StreamDetector):
         onset = (min(self._episode or ev[0][0], ev[0][0]) * HOP + N_FFT / 2 - HOP / 2) / RATE
         end = (ev[-1][0] * HOP + N_FFT / 2 + HOP / 2) / RATE
         med = float(np.median(hz))
+        body = hz[level >= level.max() - self.params.body_db] if self.params.body_db > 0 else hz
+        body_med = float(np.median(body))
         features = {
-            "peak_hz": med,
-            "spread_cents": float(np.std(1200 * np.log2(hz / med))),
+            "peak_hz": body_med,
+            "spread_cents": float(np.std(1200 * np.log2(body / body_med))),
             "h2_db": self._h2(med, j),
             "am_db": float(np.std(level)),
             "level_db": float(level.max()),

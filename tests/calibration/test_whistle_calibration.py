@@ -347,3 +347,26 @@ def test_a_calibrated_floor_starts_as_the_generic_one_and_loses_no_blow_it_hears
     warm, = ws.warmed([scene], hall, 20.0)
     assert heard(room, warm) and heard(first, warm)
     assert np.allclose(room.shipped.noise_db, first.shipped.noise_db, atol=1.0)  # the floors have met
+
+
+def test_a_calibration_blow_heard_at_another_pitch_is_left_out_and_said(monkeypatch):
+    """The wizard hears three blows of a 2 kHz whistle, one of them as a 1.2 kHz tone (a noise, a sub-harmonic):
+    the signature is the other two's, and the wizard says which blow it left out."""
+    import io
+
+    from hardware.whistle import signature
+
+    monkeypatch.setattr(signature, "OUTLIER_CENTS", 300.0)
+
+    from calibration.whistle import _Progress, calibrate
+    from hardware.testing.sensors import blocks_of
+
+    x = ta.pink_noise(3.5, amp=0.004, seed=5)
+    for at, hz in ((0.5, 2000.0), (1.5, 1200.0), (2.5, 2010.0)):
+        ta.place(x, ta.tone(hz, 0.4), at)
+    out = io.StringIO()
+    profile, _ = calibrate(["Ann"], 3, lambda: blocks_of(ta.noise(1.5, 0.003, seed=3)), lambda _n: blocks_of(x),
+                           lambda _n: None, _Progress(out))
+    (sig,) = profile.signatures
+    assert sig.blows == 2 and sig.peak_hz == pytest.approx(2005, rel=0.01) and sig.pitch_spread_cents < 30
+    assert "Ann: the blow heard at 1200 Hz is far from the others; left out" in out.getvalue()

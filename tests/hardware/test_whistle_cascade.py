@@ -120,6 +120,21 @@ def test_a_profile_gives_the_cascade_its_signatures_not_its_band():
         Profile().detector("nope")
 
 
+def test_a_reports_pitch_features_are_its_bodys_not_its_attack():
+    """Session 34 (CascadeParams.body_db): a blow whose first frames are a quiet glide up to its pitch.  Its pool's
+    median pitch is the glide's; attribution compares the body's, the frames within body_db of the loudest.  The
+    report itself (its peak_hz, when it comes) does not move."""
+    x = ta.in_room(np.concatenate([ta.chirp(2100, 2300, 0.035, amp=0.01), ta.tone(2500, 0.5, amp=0.2)]))
+    heard = {}
+    for body in (0.0, 6.0):
+        (found,) = detect(x, CascadeDetector(CascadeParams(body_db=body), verifier=lambda v: 1.0))
+        heard[body] = found
+    whole, body = heard[0.0], heard[6.0]
+    assert whole.features["peak_hz"] < 2400 and whole.features["spread_cents"] > 50  # the glide's frames counted
+    assert body.features["peak_hz"] == pytest.approx(2500, abs=15) and body.features["spread_cents"] < 10
+    assert (body.detected_at, body.onset, body.peak_hz) == (whole.detected_at, whole.onset, whole.peak_hz)
+
+
 def _plain_patch_features(hist: np.ndarray, centre: int) -> np.ndarray:
     """patch_features as it was first written (np.mean, np.pad, np.median, np.linalg.norm): the weights were
     trained on its output, so the faster version must give the same float32 bits."""

@@ -60,3 +60,21 @@ def test_detector_attributes_blows_through_signatures():
     found = detect(x, WhistleDetector(attribute=Attributor(sigs)))
     assert [d.blower for d in found] == ["Shaun", "Timmy"]
     assert all(d.blower_confidence is not None and d.blower_confidence >= 0.5 for d in found)
+
+
+def test_a_calibration_blow_at_another_pitch_is_left_out(monkeypatch):
+    """One blow of three heard at a third of the whistle's pitch (a sub-harmonic, a noise) would make the signature's
+    spread hundreds of cents wide, over its neighbours' pitches: it is left out, and the signature is the other two's."""
+    from hardware.whistle import signature
+
+    monkeypatch.setattr(signature, "OUTLIER_CENTS", 300.0)
+    heard = blows(3240, (1.0, 1 / 3, 1.01))
+    s = Signature.learn("Bob", heard)
+    assert s.blows == 2 and s.peak_hz == pytest.approx(3240 * 1.005, rel=0.001) and s.pitch_spread_cents < 10
+    a = Attributor([Signature.learn("Ann", blows(2240)), s])
+    assert a({"peak_hz": 2240, "spread_cents": 5.0, "h2_db": -40.0, "am_db": 1.0})[0] == "Ann"
+    # Nobody can say which of two far-apart blows is the whistle, nor which of three all far apart: all kept.
+    assert Signature.learn("Cy", blows(2000, (1.0, 1.5))).blows == 2
+    assert Signature.learn("Di", blows(2000, (1.0, 1.5, 2.25))).blows == 3
+    # A whistle's own blow-to-blow spread stays whole.
+    assert Signature.learn("Ed", blows(2000, (0.97, 1.0, 1.04))).blows == 3
