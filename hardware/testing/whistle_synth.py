@@ -105,6 +105,20 @@ def pea_trill(rng: np.random.Generator, hz: float | None = None, duration: float
     return (y * envelope(n, RATE, 0.015, 0.03)).astype(np.float32)
 
 
+def pea_whistle(rng: np.random.Generator, hz: float, swing: float, rattle: float) -> np.ndarray:
+    """One blow of a particular pea whistle (session 34's table of trilled whistles): its pitch ``hz``, its pea's
+    swing and rattle its own, moving a little blow to blow (pitch +-1 %, swing +-15 %, rattle +-10 %); the loudness
+    chopped 30 % by the pea, 0.25-0.5 s, breath.  ``pea_trill`` draws a new whistle at every blow instead."""
+    n = round(float(rng.uniform(0.25, 0.5)) * RATE)
+    t = np.arange(n) / RATE
+    rate = rattle * rng.uniform(0.9, 1.1) * (1 + 0.1 * np.sin(2 * np.pi * rng.uniform(1, 4) * t))
+    phase = 2 * np.pi * np.cumsum(rate) / RATE
+    inst = hz * rng.uniform(0.99, 1.01) + swing * rng.uniform(0.85, 1.15) * np.sin(phase)
+    loud = 1 - 0.3 * (1 + np.sin(phase + rng.uniform(0, np.pi)))
+    y = loud * np.sin(2 * np.pi * np.cumsum(inst) / RATE) + 0.05 * rng.standard_normal(n)
+    return (y * envelope(n, RATE, 0.015, 0.03)).astype(np.float32)
+
+
 def rattled(piece: np.ndarray, rng: np.random.Generator, peak_hz: float = 3000.0) -> np.ndarray:
     """A real blow trilled as a pea would trill it: time-warped so its pitch swings +-200-800 Hz at a
     20-40 Hz rattle, and its loudness chopped in step (a recipe apart from ``pea_trill``'s pure tone,

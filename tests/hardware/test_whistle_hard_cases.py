@@ -137,3 +137,20 @@ def test_rattled_swings_a_blow_s_pitch_at_a_pea_rate(shared_data):
     swing = line(ws.rattled(tone, np.random.default_rng(3), 3000.0))
     assert np.percentile(swing, 95) - np.percentile(swing, 5) >= 250
     assert np.mean(np.abs(np.diff(swing)) > 0) > 0.2  # it moves every few frames, not once
+
+
+def test_a_pea_whistle_keeps_its_own_swing_blow_to_blow():
+    # Session 34's table of trilled whistles (whistle_eval's "trills" attribution): one pea whistle's blows swing
+    # about its pitch by about its own swing, every blow, where pea_trill draws a new whistle each time.
+    def spread(x: np.ndarray) -> tuple[float, float]:  # the loudest bin's 5th-95th percentile range, 8 ms frames, 2 ms hops
+        n, hop = 128, 32
+        f = np.fft.rfftfreq(n, 1 / ta.RATE)
+        line = [f[np.argmax(np.abs(np.fft.rfft(x[i:i + n] * np.hanning(n))))] for i in range(n, len(x) - 2 * n, hop)]
+        return float(np.percentile(line, 95) - np.percentile(line, 5)), float(np.median(line))
+
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        x = ws.pea_whistle(rng, 3300.0, 400.0, 32.0)
+        assert 0.25 * ta.RATE <= len(x) <= 0.5 * ta.RATE and np.isfinite(x).all()
+        width, middle = spread(x)
+        assert 2 * 400 * 0.6 <= width <= 2 * 400 * 1.3 and abs(middle - 3300) < 250
