@@ -106,12 +106,10 @@ def main() -> int:
     ap.add_argument("--negatives", type=int, default=None, metavar="SEED",
                     help="also hear the negatives as long recordings, their families drawn with this seed")
     ap.add_argument("--hours", type=float, default=1.0, help="of each negative family (--negatives)")
-    ap.add_argument("--steady-rise", type=float, default=None, metavar="S",
-                    help="the combined detector's CombinedParams.steady_rise_s (session 31; default the shipped value)")
+    we.param_option(ap, "--steady-rise", "S", "the combined detector's CombinedParams.steady_rise_s", 31)
     ap.add_argument("--quiet-near", choices=("on", "off"),
                     help="the cascade's CascadeParams.quiet_near (session 33; default the shipped value, off)")
-    ap.add_argument("--trill-min", type=float, default=None, metavar="HZ",
-                    help="the combined detector's CombinedParams.trill_min_hz (session 33; default the shipped value)")
+    we.param_option(ap, "--trill-min", "HZ", "the combined detector's CombinedParams.trill_min_hz", 33)
     args = ap.parse_args()
     data = we.whistle_dir()
     if data is None:
