@@ -666,6 +666,15 @@ def trill_min_default(hz: float) -> None:
     print(f"combined detector: CombinedParams.trill_min_hz = {hz:g}")
 
 
+def trill_bins_default(n: int) -> None:
+    """The combined detector's ``CombinedParams.trill_bins = n`` (session 35's candidate: one pitch measure for every
+    report, a trill read at its centre)."""
+    import hardware.whistle.combined as hc
+
+    param_default([hc], "CombinedParams", trill_bins=int(n))
+    print(f"combined detector: CombinedParams.trill_bins = {n:g}")
+
+
 def sub_over_floor_default(db: float) -> None:
     """Session 4's ``DetectorParams.sub_over_floor_db = db`` (session 17's sub-harmonic candidate)."""
     detector_default(sub_over_floor_db=float(db))
@@ -714,12 +723,15 @@ def main() -> int:
                          "default the shipped value, off)")
     param_option(ap, "--trill-min", "HZ", "the combined detector's CombinedParams.trill_min_hz", 33)
     param_option(ap, "--body-db", "DB", "the cascade's CascadeParams.body_db", 34)
+    param_option(ap, "--trill-bins", "N", "the combined detector's CombinedParams.trill_bins (0: off)", 35)
     ap.add_argument("--outlier-cents", type=float, default=None, metavar="CENTS",
                     help="signature.OUTLIER_CENTS, a calibration blow this far from the others' pitch left out "
                          "(session 34; inf: off; default the shipped value)")
     args = ap.parse_args()
     if args.body_db is not None:
         body_db_default(args.body_db)
+    if args.trill_bins is not None:
+        trill_bins_default(int(args.trill_bins))
     if args.outlier_cents is not None:
         import hardware.whistle.signature as sg
 

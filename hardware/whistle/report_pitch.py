@@ -1,0 +1,63 @@
+"""A report's pitch as attribution reads it, one measure whichever route reported the blow (session 35).
+
+The combined detector's two halves read a blow's pitch each their own way (session 4's from its frames' fundamental,
+the cascade's from the strongest bin of its pool's frames), and a table's whistle is learnt through one half in
+calibration and may be heard through the other in play: the signatures must compare like with like.  So the combined
+detector reads every report's pitch features again here, from the same frames of power, the same way.
+
+A frame's pitch is its strongest bin near the report's pitch (parabolic interpolation), except where the line is a
+trill: a pea's rattle swings the tone by 200-800 Hz many times a frame, its energy lies over the whole swing, and the
+strongest bin falls at one end or the other from frame to frame and blow to blow (a pea's three calibration blows were
+read 300-650 cents apart).  A line whose bins within 10 dB of its peak run wider than ``trill_bins`` is read at the
+centre of its energy over the floor instead: the middle of the swing, which is the pea's own.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .detector import EPS, N_FFT, RATE
+
+BIN_HZ = RATE / N_FFT
+WINDOW = (0.8, 1.25)  # a frame's line is looked for within these ratios of the report's pitch (a pea's swing fits)
+RUN_DB = 10.0  # a line's width: its bins within this of its peak, side by side
+EXCESS_FLOOR = 2.0  # a trill's centre weighs each bin's power above this many times its floor (noise weighs nothing)
+
+
+def frame_pitch(spec: np.ndarray, floor: np.ndarray, k0: float, trill_bins: int) -> tuple[float, float]:
+    """One frame's (pitch in Hz, level in dB) near bin ``k0``: its strongest bin's, or a trill's centre."""
+    lo = max(2, int(k0 * WINDOW[0]))
+    hi = max(lo + 1, min(len(spec) - 3, math.ceil(k0 * WINDOW[1])))
+    seg = spec[lo : hi + 1]
+    i = int(seg.argmax())
+    m = i + lo
+    a, b, c = np.log(spec[m - 1 : m + 2] + EPS)
+    den = a - 2 * b + c
+    delta = float(min(max(0.5 * (a - c) / den, -0.5), 0.5)) if abs(den) > 1e-12 else 0.0
+    level = float(10 * np.log10(spec[m - 2 : m + 3].sum() + EPS))
+    if _run_width(seg, i) > trill_bins:
+        excess = np.maximum(seg - EXCESS_FLOOR * floor[lo : hi + 1], 0.0)
+        total = float(excess.sum())
+        if total > 0:
+            return float(excess @ np.arange(lo, hi + 1)) / total * BIN_HZ, level
+    return (m + delta) * BIN_HZ, level
+
+
+def _run_width(seg: np.ndarray, i: int) -> int:
+    """How many bins side by side, ``seg[i]`` among them, stand within ``RUN_DB`` of ``seg[i]``."""
+    low = seg < seg[i] * 10 ** (-RUN_DB / 10)
+    left = low[:i][::-1].argmax() if low[:i].any() else i  # bins from i down to the first low one
+    right = low[i + 1 :].argmax() if low[i + 1 :].any() else len(seg) - 1 - i
+    return int(left + right + 1)
+
+
+def pitch_features(frames: np.ndarray, floor: np.ndarray, hz: float, body_db: float, trill_bins: int) -> dict[str, float]:
+    """``peak_hz`` and ``spread_cents`` of a report at ``hz`` from its frames' power: the median and spread of the
+    frames' pitches over its body (the frames within ``body_db`` of the loudest: not the attack's glide)."""
+    got = np.array([frame_pitch(spec, floor, hz / BIN_HZ, trill_bins) for spec in frames])
+    pitch, level = got[:, 0], got[:, 1]
+    body = pitch[level >= level.max() - body_db] if body_db > 0 else pitch
+    med = float(np.median(body))
+    return {"peak_hz": med, "spread_cents": float(np.std(1200 * np.log2(body / med)))}
