@@ -666,13 +666,13 @@ def trill_min_default(hz: float) -> None:
     print(f"combined detector: CombinedParams.trill_min_hz = {hz:g}")
 
 
-def trill_bins_default(n: int) -> None:
-    """The combined detector's ``CombinedParams.trill_bins = n`` (session 35's candidate: one pitch measure for every
-    report, a trill read at its centre)."""
+def trill_bins_default(n: int, share: float = 0.0) -> None:
+    """The combined detector's ``CombinedParams.trill_bins = n`` and ``trill_body`` (session 35's candidates: one
+    pitch measure for every report, a trill read at its centre; with ``trill_body``, only reports mostly a trill's)."""
     import hardware.whistle.combined as hc
 
-    param_default([hc], "CombinedParams", trill_bins=int(n))
-    print(f"combined detector: CombinedParams.trill_bins = {n:g}")
+    param_default([hc], "CombinedParams", trill_bins=int(n), trill_body=float(share))
+    print(f"combined detector: CombinedParams.trill_bins = {n:g}, trill_body = {share:g}")
 
 
 def sub_over_floor_default(db: float) -> None:
@@ -724,6 +724,7 @@ def main() -> int:
     param_option(ap, "--trill-min", "HZ", "the combined detector's CombinedParams.trill_min_hz", 33)
     param_option(ap, "--body-db", "DB", "the cascade's CascadeParams.body_db", 34)
     param_option(ap, "--trill-bins", "N", "the combined detector's CombinedParams.trill_bins (0: off)", 35)
+    param_option(ap, "--trill-body", "F", "the combined detector's CombinedParams.trill_body (with --trill-bins)", 35)
     ap.add_argument("--outlier-cents", type=float, default=None, metavar="CENTS",
                     help="signature.OUTLIER_CENTS, a calibration blow this far from the others' pitch left out "
                          "(session 34; inf: off; default the shipped value)")
@@ -731,7 +732,7 @@ def main() -> int:
     if args.body_db is not None:
         body_db_default(args.body_db)
     if args.trill_bins is not None:
-        trill_bins_default(int(args.trill_bins))
+        trill_bins_default(int(args.trill_bins), args.trill_body or 0.0)
     if args.outlier_cents is not None:
         import hardware.whistle.signature as sg
 

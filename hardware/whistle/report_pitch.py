@@ -10,6 +10,9 @@ trill: a pea's rattle swings the tone by 200-800 Hz many times a frame, its ener
 strongest bin falls at one end or the other from frame to frame and blow to blow (a pea's three calibration blows were
 read 300-650 cents apart).  A line whose bins within 10 dB of its peak run wider than ``trill_bins`` is read at the
 centre of its energy over the floor instead: the middle of the swing, which is the pea's own.
+
+Session 35's second candidate (``trill_body``): only a report whose body is mostly a trill's frames is read again;
+every other keeps its half's own features, so a steady whistle's signature does not move.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ RUN_DB = 10.0  # a line's width: its bins within this of its peak, side by side
 EXCESS_FLOOR = 2.0  # a trill's centre weighs each bin's power above this many times its floor (noise weighs nothing)
 
 
-def frame_pitch(spec: np.ndarray, floor: np.ndarray, k0: float, trill_bins: int) -> tuple[float, float]:
-    """One frame's (pitch in Hz, level in dB) near bin ``k0``: its strongest bin's, or a trill's centre."""
+def frame_pitch(spec: np.ndarray, floor: np.ndarray, k0: float, trill_bins: int) -> tuple[float, float, bool]:
+    """One frame's (pitch in Hz, level in dB, whether its line is a trill's) near bin ``k0``: its strongest bin's, or
+    a trill's centre."""
     lo = max(2, int(k0 * WINDOW[0]))
     hi = max(lo + 1, min(len(spec) - 3, math.ceil(k0 * WINDOW[1])))
     seg = spec[lo : hi + 1]
@@ -41,8 +45,8 @@ def frame_pitch(spec: np.ndarray, floor: np.ndarray, k0: float, trill_bins: int)
         excess = np.maximum(seg - EXCESS_FLOOR * floor[lo : hi + 1], 0.0)
         total = float(excess.sum())
         if total > 0:
-            return float(excess @ np.arange(lo, hi + 1)) / total * BIN_HZ, level
-    return (m + delta) * BIN_HZ, level
+            return float(excess @ np.arange(lo, hi + 1)) / total * BIN_HZ, level, True
+    return (m + delta) * BIN_HZ, level, False
 
 
 def _run_width(seg: np.ndarray, i: int) -> int:
@@ -53,11 +57,15 @@ def _run_width(seg: np.ndarray, i: int) -> int:
     return int(left + right + 1)
 
 
-def pitch_features(frames: np.ndarray, floor: np.ndarray, hz: float, body_db: float, trill_bins: int) -> dict[str, float]:
+def pitch_features(frames: np.ndarray, floor: np.ndarray, hz: float, body_db: float, trill_bins: int,
+                   trill_body: float = 0.0) -> dict[str, float] | None:
     """``peak_hz`` and ``spread_cents`` of a report at ``hz`` from its frames' power: the median and spread of the
-    frames' pitches over its body (the frames within ``body_db`` of the loudest: not the attack's glide)."""
-    got = np.array([frame_pitch(spec, floor, hz / BIN_HZ, trill_bins) for spec in frames])
-    pitch, level = got[:, 0], got[:, 1]
-    body = pitch[level >= level.max() - body_db] if body_db > 0 else pitch
-    med = float(np.median(body))
-    return {"peak_hz": med, "spread_cents": float(np.std(1200 * np.log2(body / med)))}
+    frames' pitches over its body (the frames within ``body_db`` of the loudest: not the attack's glide).  None when
+    fewer than ``trill_body`` of the body's frames are a trill's (the report keeps the features it has)."""
+    got = [frame_pitch(spec, floor, hz / BIN_HZ, trill_bins) for spec in frames]
+    pitch, level, trill = (np.array(column) for column in zip(*got, strict=True))
+    body = level >= level.max() - body_db if body_db > 0 else np.ones(len(level), bool)
+    if trill_body > 0 and trill[body].mean() < trill_body:
+        return None
+    med = float(np.median(pitch[body]))
+    return {"peak_hz": med, "spread_cents": float(np.std(1200 * np.log2(pitch[body] / med)))}

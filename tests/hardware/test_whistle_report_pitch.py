@@ -1,5 +1,6 @@
-"""Session 35 (CombinedParams.trill_bins): the combined detector reads every report's pitch features one way, a trill at
-the centre of its line, so a pea whistle's blows are read alike blow to blow and a steady whistle as before."""
+"""Session 35 (CombinedParams.trill_bins, trill_body): the combined detector reads a report's pitch features again one
+way, a trill at the centre of its line, so a pea whistle's blows are read alike blow to blow; with trill_body only
+reports mostly a trill's frames are, and a steady whistle keeps its half's own features."""
 
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def test_a_steady_line_is_read_at_its_strongest_bin_and_a_trill_at_its_centre():
     floor = np.full(N_FFT // 2 + 1, 1e-6)
     steady = frames((0.3 * np.sin(2 * np.pi * 2510.0 * t)).astype(np.float32))
     for spec in steady[2:-2]:
-        hz, _ = frame_pitch(spec, floor, 2400.0 / 31.25, trill_bins=6)
-        assert abs(cents(hz, 2510.0)) < 10
+        hz, _, trill = frame_pitch(spec, floor, 2400.0 / 31.25, trill_bins=6)
+        assert abs(cents(hz, 2510.0)) < 10 and not trill
     # A pure trill (no loudness chop): 3.3 kHz swung +-400 Hz at 40 Hz.  In each 32 ms frame the strongest bin sits at
     # one end of the swing (+165 or -185 cents), so a blow's median lands at an end; its energy's centre moves about
     # the middle, and the frames' median is the pea's pitch.
@@ -41,7 +42,7 @@ def test_a_steady_line_is_read_at_its_strongest_bin_and_a_trill_at_its_centre():
     assert len(WINDOW) == N_FFT  # the STFT these frames are read with is the detector's own
 
 
-def pea_pitches(trill_bins: int) -> list[float]:
+def pea_pitches(params: CombinedParams) -> list[float]:
     """Ten blows of one pea whistle in table noise through the combined detector, each in a fresh stream (as the
     attribution benchmark hears them): the cents of each heard blow's ``peak_hz`` feature from the pea's pitch."""
     rng, stream = np.random.default_rng(7), ta.NegativeStream(seed=11)
@@ -50,16 +51,19 @@ def pea_pitches(trill_bins: int) -> list[float]:
         seg = stream.segment()[: 3 * ta.RATE] * 0.3
         x = ws.pea_whistle(rng, 3300.0, 400.0, 32.0)
         ta.place(seg, x / np.abs(x).max() * 0.2, 1.0)
-        found = detect(seg, CombinedDetector.of(params=CombinedParams(trill_bins=trill_bins)))
+        found = detect(seg, CombinedDetector.of(params=params))
         out += [cents(d.features["peak_hz"], 3300.0) for d in found if 0.9 <= d.onset <= 1.3][:1]
     return out
 
 
 def test_a_pea_whistles_blows_are_read_alike():
-    off, on = pea_pitches(0), pea_pitches(6)
-    assert len(on) == len(off) >= 8  # the same blows heard: only the features move
-    # With each half's own reading the blows fall at either end of the swing (+150..+200 and -230 cents here).
-    assert np.std(on) < 0.6 * np.std(off)
+    off = pea_pitches(CombinedParams(trill_bins=0))
+    # With each half's own reading the blows fall at either end of the swing (+150..+200 and -230 cents here); read
+    # again, every report (trill_body 0) or those mostly a trill's frames (0.5), nearer the middle.
+    for body in (0.0, 0.5):
+        on = pea_pitches(CombinedParams(trill_bins=6, trill_body=body))
+        assert len(on) == len(off) >= 8  # the same blows heard: only the features move
+        assert np.std(on) < 0.6 * np.std(off)
 
 
 def test_a_real_whistles_pitch_is_its_strongest_line(shared_data):
@@ -67,10 +71,13 @@ def test_a_real_whistles_pitch_is_its_strongest_line(shared_data):
     if not path.exists():
         pytest.skip("robot-clips not present")
     x = resample(*read_wav(path))
-    on = detect(x, CombinedDetector.of(params=CombinedParams(trill_bins=6)))
     off = detect(x, CombinedDetector.of(params=CombinedParams(trill_bins=0)))
-    assert [d.onset for d in on] == [d.onset for d in off] and on
-    for a, b in zip(on, off, strict=True):
-        assert a.peak_hz == b.peak_hz
-        assert abs(cents(a.features["peak_hz"], b.features["peak_hz"])) < 25
-        assert a.features["spread_cents"] < 40
+    every = detect(x, CombinedDetector.of(params=CombinedParams(trill_bins=6, trill_body=0.0)))
+    trills = detect(x, CombinedDetector.of(params=CombinedParams(trill_bins=6, trill_body=0.5)))
+    assert [d.onset for d in every] == [d.onset for d in trills] == [d.onset for d in off] and off
+    for a, b, c in zip(every, trills, off, strict=True):
+        assert a.peak_hz == b.peak_hz == c.peak_hz
+        # every report read again: near each half's own reading, and steadier
+        assert abs(cents(a.features["peak_hz"], c.features["peak_hz"])) < 25 and a.features["spread_cents"] < 40
+        # only trills read again: a steady whistle keeps its half's own features
+        assert b.features == c.features
