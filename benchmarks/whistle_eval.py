@@ -728,7 +728,15 @@ def main() -> int:
     ap.add_argument("--outlier-cents", type=float, default=None, metavar="CENTS",
                     help="signature.OUTLIER_CENTS, a calibration blow this far from the others' pitch left out "
                          "(session 34; inf: off; default the shipped value)")
+    ap.add_argument("--trill-tolerance", type=float, default=None, metavar="K",
+                    help="signature.TRILL_TOLERANCE, a signature's pitch known to within K times its whistle's spread "
+                         "within a blow (session 35; 0: off; default the shipped value)")
     args = ap.parse_args()
+    if args.trill_tolerance is not None:
+        import hardware.whistle.signature as sg
+
+        sg.TRILL_TOLERANCE = args.trill_tolerance
+        print(f"signature: TRILL_TOLERANCE = {args.trill_tolerance:g}")
     if args.body_db is not None:
         body_db_default(args.body_db)
     if args.trill_bins is not None:

@@ -37,6 +37,13 @@ FEATURE_WEIGHTS = {"spread_cents": 0.3, "h2_db": 0.3, "am_db": 0.2}  # pitch wei
 # blows are read at either end of its swing, up to 650 cents apart, so its odd blow is left out too: its signature then
 # covers one end (measured since: no loss on a table of peas, docs/whistle.md, "After the verdict").
 OUTLIER_CENTS = 300.0
+# A signature's pitch is known to within at least this many times its whistle's own pitch spread within a blow
+# (``spread_cents``): a pea whistle's trill swings its pitch 100-150 cents about its middle, and however a blow is read its
+# pitch lands within about that of the signature's, where a steady whistle's blows land within 10-30 cents.  Below
+# MIN_PITCH_CENTS (a steady whistle's spread within a blow is 5-30 cents) it changes nothing.  Session 35 (seen seeds:
+# the trilled table's pea blows left to the table were a median 150 cents from their signature, most of them learnt
+# from one heard blow, so a pitch spread of 0; judged on attribution seeds 1600-1699, docs/whistle.md).  0: off.
+TRILL_TOLERANCE = 0.0
 
 
 def agreeing(peaks: Sequence[float]) -> list[int]:
@@ -80,7 +87,7 @@ class Signature:
     def distance(self, features: Mapping[str, float]) -> float:
         """How far a blow is from this whistle, in spreads (about: standard deviations)."""
         pitch = 1200 * math.log2(max(features["peak_hz"], 1.0) / self.peak_hz)
-        d2 = (pitch / max(self.pitch_spread_cents, MIN_PITCH_CENTS)) ** 2
+        d2 = (pitch / max(self.pitch_spread_cents, MIN_PITCH_CENTS, TRILL_TOLERANCE * self.spread_cents)) ** 2
         for key, scale in FEATURE_SCALES.items():
             if key in features:
                 d2 += FEATURE_WEIGHTS[key] * ((features[key] - getattr(self, key)) / scale) ** 2

@@ -78,3 +78,20 @@ def test_a_calibration_blow_at_another_pitch_is_left_out(monkeypatch):
     assert Signature.learn("Di", blows(2000, (1.0, 1.5, 2.25))).blows == 3
     # A whistle's own blow-to-blow spread stays whole.
     assert Signature.learn("Ed", blows(2000, (0.97, 1.0, 1.04))).blows == 3
+
+
+@pytest.mark.parametrize("tolerance", [0.0, 1.0])
+def test_a_trilled_whistles_pitch_is_known_to_within_its_trill(monkeypatch, tolerance):
+    """Session 35 (TRILL_TOLERANCE): a pea whistle learnt from one heard blow (pitch spread 0), its trill swinging 120
+    cents within a blow; its next blow is read 150 cents away.  With the tolerance it is the pea's; without, nobody's.
+    A steady whistle's tolerance (its spread within a blow 5 cents) does not move."""
+    from hardware.whistle import signature
+
+    monkeypatch.setattr(signature, "TRILL_TOLERANCE", tolerance)
+    pea = Signature.learn("Pea", [{"peak_hz": 2000.0, "spread_cents": 120.0, "h2_db": -40.0, "am_db": 1.0}])
+    steady = Signature.learn("Ann", blows(3300))
+    a = Attributor([pea, steady])
+    blow = {"peak_hz": 2000 * 2 ** (150 / 1200), "spread_cents": 120.0, "h2_db": -40.0, "am_db": 1.0}
+    assert a(blow)[0] == ("Pea" if tolerance else None)
+    assert steady.pitch_spread_cents < 30 and steady.distance({"peak_hz": 3300 * 2 ** (60 / 1200)}) == pytest.approx(2.0, rel=0.01)
+    assert a({"peak_hz": 3300 * 2 ** (150 / 1200), "spread_cents": 5.0, "h2_db": -40.0, "am_db": 1.0})[0] is None
