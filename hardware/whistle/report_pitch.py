@@ -6,7 +6,7 @@ calibration and may be heard through the other in play: the signatures must comp
 detector reads every report's pitch features again here, from the same frames of power, the same way.
 
 A frame's pitch is its strongest bin near the report's pitch (parabolic interpolation), except where the line is a
-trill: a pea's rattle swings the tone by 200-800 Hz many times a frame, its energy lies over the whole swing, and the
+trill: a pea's rattle swings the tone by 200-800 Hz 20-40 times a second, about once a 32 ms frame, and the
 strongest bin falls at one end or the other from frame to frame and blow to blow (a pea's three calibration blows were
 read 300-650 cents apart).  A line whose bins within 10 dB of its peak run wider than ``trill_bins`` is read at the
 centre of its energy over the floor instead: the middle of the swing, which is the pea's own.

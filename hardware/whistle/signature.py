@@ -42,8 +42,9 @@ OUTLIER_CENTS = 300.0
 # pitch lands within about that of the signature's, where a steady whistle's blows land within 10-30 cents.  Below
 # MIN_PITCH_CENTS (a steady whistle's spread within a blow is 5-30 cents) it changes nothing.  Session 35 (seen seeds:
 # the trilled table's pea blows left to the table were a median 150 cents from their signature, most of them learnt
-# from one heard blow, so a pitch spread of 0; judged on attribution seeds 1600-1699, docs/whistle.md).  0: off.
-TRILL_TOLERANCE = 0.0
+# from one heard blow, so a pitch spread of 0).  Judged on attribution seeds 1600-1799: passed (trilled table 86.06 ->
+# 91.35 %, robot table 99.80 -> 99.81 %, none wrong; docs/whistle.md).  0: off.
+TRILL_TOLERANCE = 1.0
 
 
 def agreeing(peaks: Sequence[float]) -> list[int]:
