@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .detector import EPS, HOP, N_FFT, RATE, Attribute, Detection, StreamDetector, _any, _max, _median
+from .report_pitch import line_at
 from .verifier import HISTORY, WINDOW, Verifier, patch_features
 
 BIN_HZ = RATE / N_FFT
@@ -489,15 +490,12 @@ class CascadeDetector(StreamDetector):
         lo = max(2, k - self._w)  # a calibrated low band brings the window near bin 0
         seg = spec[lo : min(len(spec) - 3, k + self._w) + 1]
         m = int(seg.argmax()) + lo
-        a, b, c = np.log(spec[m - 1 : m + 2] + EPS)
-        den = a - 2 * b + c
-        delta = float(min(max(0.5 * (a - c) / den, -0.5), 0.5)) if abs(den) > 1e-12 else 0.0  # np.clip costs more
-        hz = (m + delta) * BIN_HZ
+        hz, level = line_at(spec, m)
         half = m // 2
         sub = max(spec[half - 1 : half + 2].tolist())  # the same float32 value, as a Python float (cheaper)
         if half * BIN_HZ >= self.params.band_hz[0] * 0.5 and sub >= 0.1 * spec[m] and sub >= 30 * floor[half]:
             hz /= 2  # a toy sounding its 2nd harmonic loudest
-        return hz, float(10 * np.log10(spec[m - 2 : m + 3].sum() + EPS))
+        return hz, level
 
     def _detection(self, j: int, ev: list[PoolFrame], prob: float) -> Detection | None:
         pitches = [self._pitch(spec, k, floor) for _, k, spec, floor in ev]

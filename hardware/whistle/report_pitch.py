@@ -36,17 +36,22 @@ def frame_pitch(spec: np.ndarray, floor: np.ndarray, k0: float, trill_bins: int)
     hi = max(lo + 1, min(len(spec) - 3, math.ceil(k0 * WINDOW[1])))
     seg = spec[lo : hi + 1]
     i = int(seg.argmax())
-    m = i + lo
-    a, b, c = np.log(spec[m - 1 : m + 2] + EPS)
-    den = a - 2 * b + c
-    delta = float(min(max(0.5 * (a - c) / den, -0.5), 0.5)) if abs(den) > 1e-12 else 0.0
-    level = float(10 * np.log10(spec[m - 2 : m + 3].sum() + EPS))
+    hz, level = line_at(spec, i + lo)
     if _run_width(seg, i) > trill_bins:
         excess = np.maximum(seg - EXCESS_FLOOR * floor[lo : hi + 1], 0.0)
         total = float(excess.sum())
         if total > 0:
             return float(excess @ np.arange(lo, hi + 1)) / total * BIN_HZ, level, True
-    return (m + delta) * BIN_HZ, level, False
+    return hz, level, False
+
+
+def line_at(spec: np.ndarray, m: int) -> tuple[float, float]:
+    """The line peaking at bin ``m``: its pitch in Hz (a parabola through the log power of bins m-1..m+1) and its
+    level in dB (the power of bins m-2..m+2).  The cascade's reports read their frames so too (``_pitch``)."""
+    a, b, c = np.log(spec[m - 1 : m + 2] + EPS)
+    den = a - 2 * b + c
+    delta = float(min(max(0.5 * (a - c) / den, -0.5), 0.5)) if abs(den) > 1e-12 else 0.0  # np.clip costs more
+    return (m + delta) * BIN_HZ, float(10 * np.log10(spec[m - 2 : m + 3].sum() + EPS))
 
 
 def _run_width(seg: np.ndarray, i: int) -> int:
